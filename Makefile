@@ -1,0 +1,27 @@
+# The two commands of the README: `make lab` starts the course, `make test` runs every test.
+# Both build .venv first, from pyproject.toml pinned by constraints.txt, whenever either changed.
+
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+ARGS   ?=
+
+.PHONY: lab test venv clean
+
+$(STAMP): pyproject.toml constraints.txt
+	@command -v $(PYTHON) >/dev/null || { echo "make: $(PYTHON) not found; install Python 3.11 or run make PYTHON=/path/to/python3.11"; exit 2; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(ARGS)
+
+test: $(STAMP)
+	$(PY) -m pytest -q $(ARGS)
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,122 @@
+"""Which lesson brings in each definition of the harness, and how: the one table tools read.
+
+UNITS maps a definition's name ("find_cut", "Harness" for a class's heading and docstring,
+"Harness.prompt" for a method) to its history: one Step for the lesson that introduces it and one
+for every later lesson that rewrites it, oldest first. Every public definition of the reference
+harness has a row; a test checks that the table and the code agree.
+
+A Step's kind is what the learner meets at that lesson and lab:
+    "given"  written for them, marked "# given in lesson N" in their starter;
+    "gap"    the definition is there, but the part between ### BEGIN SOLUTION and ### END SOLUTION
+             in the reference is theirs: the starter holds gaps/lessonNN.py's text in its place;
+    "spec"   the whole definition is theirs: the starter holds only its spec from gaps/.
+
+The text of a definition as an earlier lesson left it lives in earlier/lessonNN.py, named as here.
+"""
+
+from typing import NamedTuple
+
+
+class Step(NamedTuple):
+    lesson: int
+    lab: int
+    kind: str            # "given", "gap" or "spec"
+    note: str = ""       # added to the "# given in lesson N" marker, after a colon
+    marked: bool = True  # False where an enclosing definition's marker already says it
+
+
+def _g(lesson, lab=1, note="", marked=True):
+    return Step(lesson, lab, "given", note, marked)
+
+
+def _gap(lesson, lab=1, note=""):
+    return Step(lesson, lab, "gap", note)
+
+
+def _spec(lesson, lab=1):
+    return Step(lesson, lab, "spec")
+
+
+UNITS = {
+    # 1 messages
+    "SYSTEM": [_gap(1)],
+    "user_message": [_gap(1)],
+    "text_of": [_g(1)],
+    "tool_calls": [_g(2)],
+    "error_message": [_g(5)],
+    "render": [_g(12, 1)],
+    # 2 tools
+    "str_arg": [_g(4)],
+    "int_arg": [_g(6)],
+    "tool_specs": [_g(2)],
+    "run_tool": [_gap(2), _gap(4)],
+    "MAX_LINES": [_g(6)],
+    "MAX_BYTES": [_g(6)],
+    "truncate_head": [_gap(6)],
+    "truncate_tail": [_gap(6)],
+    "make_read_tool": [_g(2), _g(4), _g(6)],
+    "make_write_tool": [_g(3), _g(4)],
+    "make_bash_tool": [_g(4), _g(6)],
+    # 3 loop
+    "run_agent": [_gap(1), _gap(2), _gap(3), _gap(5), _gap(7), _gap(9), _gap(10)],
+    "context_for_model": [_gap(10)],
+    "INTERRUPTED": [_g(10)],
+    "repair_tool_history": [_gap(10)],
+    # 4 harness
+    "Harness": [_g(8), _g(9), _g(11),
+                _g(12, 2, "replace_messages, and the docstring's words on it")],
+    "Harness.__init__": [_g(8), _g(9), _g(11)],
+    "Harness.messages": [_gap(8)],
+    "Harness.is_running": [_g(8)],
+    "Harness.prompt": [_gap(8), _gap(9)],
+    "Harness.steer": [_gap(9)],
+    "Harness.follow_up": [_gap(9)],
+    "Harness.subscribe": [_g(11)],
+    "Harness._notify": [_g(11)],
+    "Harness.replace_messages": [_g(12, 2, marked=False)],
+    "Harness._drain": [_gap(9)],
+    "Harness._run": [_gap(8), _gap(9), _g(11)],
+    # 5 frontends
+    "JsonRenderer": [_g(7)],
+    "JsonRenderer.__init__": [_g(7)],
+    "JsonRenderer.render": [_g(7)],
+    "JsonRenderer.finish": [_g(7)],
+    "FinalTextRenderer": [_gap(7)],
+    "FinalTextRenderer.__init__": [_gap(7)],
+    "FinalTextRenderer.render": [_gap(7)],
+    "FinalTextRenderer.finish": [_gap(7)],
+    # 6 environment
+    "SessionLog": [_g(11)],
+    "SessionLog.__init__": [_g(11)],
+    "SessionLog.entries": [_gap(11)],
+    "SessionLog.append_message": [_gap(11)],
+    "SessionLog.append_compaction": [_g(12, 2)],
+    "SessionLog.rows": [_g(11), _gap(12, 2)],
+    "SessionLog.replay": [_g(11)],
+    "persist_to": [_gap(11)],
+    "estimate_tokens": [_g(12, 1)],
+    "SUMMARY_SYSTEM": [_g(12, 1)],
+    "summarize": [_spec(12, 1)],
+    "find_cut": [_gap(12, 2, "the walk back. The snap forward is yours")],
+    "compact": [_spec(12, 2)],
+    "maybe_compact": [_g(12, 2)],
+}
+
+# The lessons whose starters and end states can be generated exactly: every definition they show
+# has its text at that lesson, in the reference or in earlier/. Earlier lessons are in the table
+# above, but their older versions are not written yet, and the generator says so.
+WRITTEN = (11, 12)
+
+# Labs per lesson, where a lesson has more than one.
+LABS = {12: 2}
+
+
+def introduced(name):
+    """The lesson that brings in `name`."""
+    return UNITS[name][0].lesson
+
+
+def lesson_units(lesson):
+    """The names whose history has a step at `lesson`, as {name: [steps at that lesson]}."""
+    return {name: [s for s in steps if s.lesson == lesson]
+            for name, steps in UNITS.items() if any(s.lesson == lesson for s in steps)}

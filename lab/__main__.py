@@ -1,0 +1,46 @@
+"""python -m lab: the course's command line.
+
+    python -m lab starter 12 [--lab 2]   the harness.py lesson 12 (or its lab 2) starts from
+    python -m lab end 11                 the harness.py as lesson 11 leaves it
+    python -m lab diff 11 12             what changed from the end of lesson 11 to lesson 12's starter
+                                         (12.2 names lab 2's starter)
+"""
+
+import argparse
+import sys
+
+from lab import starters
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m lab", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("starter", help="print the harness.py a lesson (or one of its labs) starts from")
+    p.add_argument("lesson", type=int)
+    p.add_argument("--lab", type=int, default=1)
+    p = sub.add_parser("end", help="print the harness.py as a lesson leaves it")
+    p.add_argument("lesson", type=int)
+    p = sub.add_parser("diff", help="what changed between two points of the course")
+    p.add_argument("old", help="11 is the end of lesson 11")
+    p.add_argument("new", help="12 is lesson 12's starter, 12.2 its lab 2's")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "starter":
+            text = starters.text_at(starters.Stage(args.lesson, args.lab))
+        elif args.command == "end":
+            text = starters.text_at(starters.Stage(args.lesson))
+        else:
+            old = starters.Stage.parse(args.old)
+            new = starters.Stage.parse(args.new)
+            if new.lab is None:
+                new = new._replace(lab=1)
+            text = starters.diff(old, new)
+    except starters.StarterError as error:
+        print(f"python -m lab: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

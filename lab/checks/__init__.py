@@ -1,0 +1,90 @@
+"""The lab tests, defined once and used three ways: from a notebook's check cell against the
+learner's functions, from the command line against a learner's harness.py (lab/lab_check.py),
+and by the autograder.
+
+A test is a function of one argument, `ns`: any object whose attributes are the learner's
+definitions (ns.summarize, ns.find_cut, ...). Everything else it takes from `harness` and `lab`.
+It passes by returning and fails by raising Failed with one plain sentence that says what was
+expected and what happened.
+"""
+
+import importlib
+from typing import Callable, NamedTuple
+
+
+class Failed(AssertionError):
+    """A lab test's verdict: the learner's code did something other than the contract says."""
+
+
+class NotDone(Exception):
+    """The learner's gap still holds the starter's stub."""
+
+
+class Test(NamedTuple):
+    lesson: int
+    lab: int
+    name: str         # a short id, stable, used for grade cells and feedback
+    title: str        # what the test checks, in one sentence
+    hidden: bool      # kept out of the learner's copy; run by the autograder
+    points: int
+    run: Callable
+
+
+_REGISTRY = []
+
+
+def test(lesson, lab, title, *, hidden=False, points=1):
+    """Register the decorated function as a lab test."""
+    def register(function):
+        _REGISTRY.append(Test(lesson, lab, function.__name__, title, hidden, points, function))
+        return function
+    return register
+
+
+LESSONS = {12: "lab.checks.lesson12"}
+
+
+def tests_for(lesson, lab=None, *, hidden=None):
+    """The tests of `lesson` (and of `lab`, if given), in the order they are written. `hidden`
+    None gives both kinds; True or False only that kind."""
+    if lesson not in LESSONS:
+        known = ", ".join(str(n) for n in LESSONS)
+        raise ValueError(f"lesson {lesson} has no lab tests; lessons with tests: {known}")
+    importlib.import_module(LESSONS[lesson])
+    return [t for t in _REGISTRY if t.lesson == lesson and (lab is None or t.lab == lab)
+            and (hidden is None or t.hidden == hidden)]
+
+
+def names_for(lesson, lab):
+    """The learner-written names that the tests of a lab read from `ns`."""
+    module = importlib.import_module(LESSONS[lesson])
+    return module.NAMES[lab]
+
+
+class Result(NamedTuple):
+    test: Test
+    passed: bool
+    message: str      # "" when it passed
+    not_done: bool    # the learner's code still raised NotImplementedError
+
+
+def run_one(t, ns):
+    """Run one test against `ns` and say how it went. Never raises for anything the learner's
+    code does; a bug in the test itself (an exception outside the learner's code) is reported
+    as such."""
+    try:
+        t.run(ns)
+    except Failed as failure:
+        return Result(t, False, str(failure), False)
+    except NotImplementedError:
+        return Result(t, False, "not done yet: the gap still raises NotImplementedError", True)
+    except RecursionError:
+        return Result(t, False, "the code recursed without end (RecursionError)", False)
+    except Exception as error:  # the learner's code raised where the contract says it must not
+        return Result(t, False, f"it raised {type(error).__name__}: {error}", False)
+    return Result(t, True, "", False)
+
+
+def run(lesson, lab, ns, *, hidden=None):
+    """[Result] for every test of the lab."""
+    return [run_one(t, ns) for t in tests_for(lesson, lab, hidden=hidden)]

@@ -1,0 +1,538 @@
+"""The lab tests of lesson 12, "Memory that outlives the process".
+
+Lab 1: summarize. Lab 2: the snap forward of find_cut, SessionLog.rows, compact.
+The visible tests are the ten the lesson lists; the hidden ones hold each gap to the sentences
+of its contract that the visible ones do not reach.
+"""
+
+import copy
+import json
+
+import harness
+import lab
+from lab.checks import Failed, test
+from lab.takeover import installed
+
+NAMES = {1: ["summarize"], 2: ["find_cut", "rows", "compact"]}
+PREFIX = "Previous conversation summary:\n"
+
+
+def expect(condition, sentence):
+    if not condition:
+        raise Failed(sentence)
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+# -- lab 1: summarize ---------------------------------------------------------------------------
+
+def port_session():
+    """A session that ends on a question already answered, and so tempts a model to answer it."""
+    read = lab.call("read", {"path": "config.py"}, id="c1")
+    return [
+        lab.user("Our goal is to move the service to port 8080. Start by reading config.py."),
+        lab.reply(lab.text("Reading it."), read),
+        lab.tool_result(read, "HOST = 'localhost'\nPORT = 9090\n"),
+        lab.say("config.py sets PORT = 9090."),
+        lab.user("Is config.py still on port 9090?"),
+        lab.say("Yes, 9090."),
+    ]
+
+
+def wrapped(messages):
+    return "<conversation>\n" + harness.render(messages) + "\n</conversation>"
+
+
+def summary_call(ns, messages, script):
+    """Call the learner's summarize with a model playing `script`: (result or the exception, model)."""
+    model = lab.ScriptedModel(script, max_calls=5)
+    try:
+        return ns.summarize(model, messages), model
+    except (NotImplementedError, RecursionError):
+        raise
+    except Exception as error:  # judged by the caller: some tests want an exception
+        return error, model
+
+
+def why_not_a_summary(call, messages):
+    """The first thing about a summary request that lets the summariser carry on the conversation."""
+    if call.tools:
+        names = ", ".join(t["name"] for t in call.tools)
+        return f"the call offered tools ({names}); a summary call offers none: []"
+    if call.system != harness.SUMMARY_SYSTEM:
+        return "the call's system prompt was not SUMMARY_SYSTEM" + (
+            ", it was the agent's own" if call.system == harness.SYSTEM else "")
+    if len(call.messages) != 1 or call.messages[0].get("role") != "user":
+        return (f"the call sent {plural(len(call.messages), 'message')} ({lab.shape(call.messages)}); "
+                "it should send one user message holding the whole conversation")
+    if call.messages[0]["content"] != wrapped(messages):
+        return ("its one user message was not <conversation>, render(messages) and </conversation>, "
+                "each on a line of its own")
+    return ""
+
+
+@test(12, 1, "Built right, the call makes lab.summariser() summarise instead of answering the "
+             "conversation's last question: SUMMARY_SYSTEM, tools == [], and one user message "
+             "holding render(messages) between <conversation> tags.")
+def summary_call_is_built_right(ns):
+    session = port_session()
+    result, model = summary_call(ns, session, [lab.summariser()])
+    expect(len(model.calls) == 1, f"summarize should make exactly one model call; it made {len(model.calls)}")
+    call = model.calls[0]
+    why = why_not_a_summary(call, session)
+    if isinstance(result, str) and "(Not a summary.)" in result:
+        raise Failed(f"the summariser answered the conversation's question, because {why or 'the call was not a summary request'}")
+    expect(not why, f"the summary request was wrong: {why}")
+    expect(not isinstance(result, BaseException),
+           f"summarize raised {type(result).__name__}: {result}, though the summariser replied with a summary")
+    reference = lab.ScriptedModel([lab.summariser()])
+    expected = harness.text_of(reference.complete(
+        harness.SUMMARY_SYSTEM, [harness.user_message(wrapped(session))], [])).strip()
+    expect(result == expected, f"summarize should return the reply's text, stripped ({expected!r}); it returned {result!r}")
+
+
+@test(12, 1, "summarize(model, messages) leaves `messages` exactly as it was: neither the request "
+             "nor the summary goes into the transcript.")
+def messages_are_left_alone(ns):
+    session = port_session()
+    before = copy.deepcopy(session)
+    ids = [id(m) for m in session]
+    summary_call(ns, session, [lab.summariser()])
+    expect(len(session) == len(before),
+           f"summarize changed the list it was given: it had {len(before)} messages and now has {len(session)}")
+    expect([id(m) for m in session] == ids and session == before,
+           "summarize changed the messages it was given; it may only read them")
+
+
+@test(12, 1, "When the provider answers the summary call with a 503, and when it answers with an "
+             "empty reply, summarize raises RuntimeError and returns nothing.")
+def failed_or_empty_reply_raises(ns):
+    for script, what in (([lab.fail("503 overloaded")], "a failed reply (503 overloaded)"),
+                         ([lab.say("")], "an empty reply")):
+        result, model = summary_call(ns, port_session(), script)
+        expect(isinstance(result, RuntimeError),
+               f"for {what}, summarize should raise RuntimeError; it "
+               + (f"raised {type(result).__name__}" if isinstance(result, BaseException)
+                  else f"returned {result!r}"))
+
+
+@test(12, 1, "A reply of white space only is no summary either: RuntimeError.", hidden=True)
+def blank_reply_raises(ns):
+    result, _ = summary_call(ns, port_session(), [lab.say("  \n\t ")])
+    expect(isinstance(result, RuntimeError),
+           f"a reply of nothing but white space should raise RuntimeError; summarize returned {result!r}")
+
+
+@test(12, 1, "A failed reply that still carries some text raises RuntimeError: failure wins.",
+      hidden=True)
+def failed_reply_with_text_raises(ns):
+    half = lab.reply(lab.text("Summary: the goal is"))
+    half.update(stop_reason="error", error_message="connection reset")
+    result, _ = summary_call(ns, port_session(), [half])
+    expect(isinstance(result, RuntimeError),
+           f"a reply with stop_reason \"error\" should raise RuntimeError even with text in it; summarize returned {result!r}")
+
+
+@test(12, 1, "A reply that only calls a tool has no text, so summarize raises RuntimeError.",
+      hidden=True)
+def tool_call_reply_raises(ns):
+    result, _ = summary_call(ns, port_session(), [lab.reply(lab.call("read", {"path": "a.py"}, id="x1"))])
+    expect(isinstance(result, RuntimeError),
+           f"a reply holding only a tool call should raise RuntimeError; summarize returned {result!r}")
+
+
+@test(12, 1, "The summary is the reply's text with white space stripped from both ends, and a failed "
+             "call is not retried.", hidden=True)
+def strips_and_does_not_retry(ns):
+    result, _ = summary_call(ns, port_session(), [lab.say("  Goal: port 8080.\n")])
+    expect(result == "Goal: port 8080.", f"the reply '  Goal: port 8080.\\n' should give 'Goal: port 8080.'; summarize returned {result!r}")
+    result, model = summary_call(ns, port_session(), [lab.fail("503 overloaded"), lab.say("Late.")])
+    expect(len(model.calls) == 1, f"after a failed reply summarize should give up at once; it made {len(model.calls)} calls")
+
+
+@test(12, 1, "Any transcript is rendered whole: tool calls, results and newlines included, and an "
+             "empty one too.", hidden=True)
+def renders_any_transcript(ns):
+    c = lab.call("bash", {"command": "pytest -q"}, id="c9")
+    session = [lab.user("Run it.\nThen tell me."), lab.reply(c), lab.tool_result(c, "1 failed\n"),
+               lab.say("One test fails.")]
+    for messages in (session, []):
+        result, model = summary_call(ns, messages, [lab.summariser()])
+        expect(len(model.calls) == 1 and not why_not_a_summary(model.calls[0], messages),
+               f"for a transcript of {lab.shape(messages) or 'no messages'}, the request should be one user message "
+               f"holding exactly {wrapped(messages)!r}")
+
+
+# -- lab 2: find_cut, rows, compact -------------------------------------------------------------
+
+def sizes(rows):
+    return [harness.estimate_tokens([m]) for _, m in rows]
+
+
+def walk_back(rows, budget):
+    """The given half of find_cut: where the walk back stops (None: everything fits)."""
+    cut, kept = len(rows), 0
+    while cut > 0 and kept < budget:
+        cut -= 1
+        kept += harness.estimate_tokens([rows[cut][1]])
+    return None if kept < budget else cut
+
+
+def snapped(rows, stop):
+    """Where the cut belongs, worked out here from the contract, not from anyone's find_cut."""
+    for i in range(stop, len(rows)):
+        if rows[i][1]["role"] == "user":
+            return i
+    while stop < len(rows) and rows[stop][1]["role"] == "toolResult":
+        stop += 1
+    return stop
+
+
+def name_of(rows, i):
+    return "len(rows)" if i == len(rows) else f"{i} ({rows[i][0]}, {lab.shape([rows[i][1]])})"
+
+
+def as_rows(messages):
+    return [(f"e{n}", m) for n, m in enumerate(messages, start=1)]
+
+
+def busy_log():
+    """U A[c1] R(c1) A U A[c2,c3] R(c2) R(c3) A U A"""
+    b1 = lab.call("read", {"path": "app.py"}, id="c1")
+    b2 = lab.call("read", {"path": "util.py"}, id="c2")
+    b3 = lab.call("read", {"path": "test_app.py"}, id="c3")
+    return as_rows([
+        lab.user("Our goal: find why add() is wrong. Read app.py."),
+        lab.reply(b1), lab.tool_result(b1, "def add(a, b): return a - b\n"),
+        lab.say("add() subtracts."),
+        lab.user("Check the other two files as well."),
+        lab.reply(b2, b3), lab.tool_result(b2, "import app\n"),
+        lab.tool_result(b3, "assert app.add(2, 2) == 4\nassert app.add(0, 1) == 1\n"),
+        lab.say("Nothing else is wrong."),
+        lab.user("So what is the fix, in one line?"),
+        lab.say("Return a + b."),
+    ])
+
+
+def one_long_run():
+    """One prompt, then tool calls and results to the end: no user message to cut at."""
+    calls = [lab.call("read", {"path": f"f{n}.py"}, id=f"r{n}") for n in range(1, 4)]
+    messages = [lab.user("Read the three files.")]
+    for c in calls:
+        messages += [lab.reply(c), lab.tool_result(c, f"# {c['arguments']['path']}\nX = 1\n")]
+    return as_rows(messages)
+
+
+def check_cuts(ns, rows):
+    before = copy.deepcopy(rows)
+    for stop in range(len(rows)):
+        budget = sum(sizes(rows)[stop:])
+        assert walk_back(rows, budget) == stop
+        want, got = snapped(rows, stop), ns.find_cut(rows, budget)
+        expect(rows == before, "find_cut changed the rows it was given; it may only read them")
+        if got == want:
+            continue
+        story = f"with keep_recent_tokens={budget} the walk back stops on row {name_of(rows, stop)}"
+        if isinstance(got, int) and got < stop:
+            raise Failed(f"{story}; the cut may only move forward, but find_cut returned {got}, further back")
+        raise Failed(f"{story}, so the cut belongs at {name_of(rows, want)}; find_cut returned "
+                     + (name_of(rows, got) if isinstance(got, int) and 0 <= got <= len(rows) else repr(got)))
+
+
+@test(12, 2, "The walk back is made to stop on each of eleven rows in turn: the cut moves forward to "
+             "the next user message, or past tool results where there is none; it never moves back; "
+             "and with room for everything it is 0.")
+def cut_snaps_forward(ns):
+    rows = busy_log()
+    check_cuts(ns, rows)
+    got = ns.find_cut(rows, sum(sizes(rows)) + 1)
+    expect(got == 0, f"when everything fits in keep_recent_tokens, find_cut should return 0; it returned {got!r}")
+
+
+def log_of(ns, ws, path="session.jsonl"):
+    """A SessionLog whose rows() is the learner's."""
+    log = harness.SessionLog(ws, path)
+    log.rows = lambda: ns.rows(log)
+    return log
+
+
+def turns(*numbers):
+    messages = []
+    for n in numbers:
+        messages += [lab.user(f"Question {n}."), lab.say(f"Answer {n}.")]
+    return messages
+
+
+def row_ids(rows):
+    return [row_id for row_id, _ in rows]
+
+
+@test(12, 2, "Eleven messages, append_compaction(\"...\", \"e6\"), two more messages: replay() is the "
+             "summary as a user message, then e6 to e11, then the two later ones, and no line of the "
+             "file has changed.")
+def rows_read_a_compaction(ns):
+    ws = lab.Workspace()
+    log = log_of(ns, ws)
+    for m in turns(1, 2, 3, 4, 5) + [lab.user("Question 6.")]:
+        log.append_message(m)
+    before = ws.read_text("session.jsonl")
+    log.append_compaction("Questions 1 and 2 were answered.", "e6")
+    for m in [lab.say("Answer 6."), lab.user("Question 7.")]:
+        log.append_message(m)
+    rows = ns.rows(log)
+    expect(isinstance(rows, list), f"rows() should return a list; it returned a {type(rows).__name__}")
+    expect(ws.read_text("session.jsonl").startswith(before), "reading the log changed the lines already in the file")
+    want = ["e12"] + [f"e{n}" for n in range(6, 12)] + ["e13", "e14"]
+    expect(row_ids(rows) == want, f"the rows' ids should be {want}; rows() gave {row_ids(rows)}")
+    summary = harness.user_message(PREFIX + "Questions 1 and 2 were answered.")
+    expect(rows[0][1] == summary, f"the first row should be the summary as a user message, {summary!r}; it was {rows[0][1]!r}")
+    entries = {e["id"]: e for e in log.entries()}
+    expect(all(rows[i][1] == entries[row_id]["message"] for i, row_id in enumerate(want) if i),
+           "the kept rows should be the logged messages, word for word")
+    expect(log.replay() == [m for _, m in rows], "replay() should be the messages of rows(), in order")
+
+
+@test(12, 2, "A later compaction may keep the earlier summary's row, named by its id.", hidden=True)
+def rows_compact_twice(ns):
+    ws = lab.Workspace()
+    log = log_of(ns, ws)
+    for m in turns(1, 2, 3):
+        log.append_message(m)                                   # e1 .. e6
+    log.append_compaction("One and two.", "e5")                 # e7
+    for m in turns(4):
+        log.append_message(m)                                   # e8, e9
+    log.append_compaction("One to three.", "e7")                # e10: keeps the first summary row
+    rows = ns.rows(log)
+    want = ["e10", "e7", "e5", "e6", "e8", "e9"]
+    expect(row_ids(rows) == want,
+           f"after a second compaction whose first_kept_id is the first one's id (e7), the rows should be "
+           f"{want}; rows() gave {row_ids(rows)}")
+    expect(rows[1][1] == harness.user_message(PREFIX + "One and two."),
+           "the kept row e7 should still read as the first summary")
+
+
+@test(12, 2, "A first_kept_id that no row has leaves the summary row alone, and later messages follow it.",
+      hidden=True)
+def rows_unknown_first_kept_id(ns):
+    ws = lab.Workspace()
+    log = log_of(ns, ws)
+    for m in turns(1, 2):
+        log.append_message(m)
+    log.append_compaction("All of it.", "e99")
+    log.append_message(lab.user("Question 3."))
+    rows = ns.rows(log)
+    expect(row_ids(rows) == ["e5", "e6"],
+           f"with first_kept_id e99, which no row has, the rows should be ['e5', 'e6']; rows() gave {row_ids(rows)}")
+    expect(ns.rows(log_of(ns, lab.Workspace(), "none.jsonl")) == [], "rows() of a log with no file yet should be []")
+
+
+def five_turn_log(ns, ws):
+    log = log_of(ns, ws)
+    for m in turns(1, 2, 3, 4, 5):
+        log.append_message(m)
+    return log
+
+
+@test(12, 2, "A five-turn session compacted with room for about one turn: compact returns True, the "
+             "file is what it was plus one line, only the old rows were sent to be summarised, and "
+             "replay() is the summary, then a tail that starts on a user message.")
+def compact_five_turns(ns):
+    ws = lab.Workspace()
+    log = five_turn_log(ns, ws)
+    before = ws.read_text("session.jsonl")
+    old_rows = harness.SessionLog(ws, "session.jsonl").rows()
+    budget = sum(sizes(old_rows)[-2:])
+    cut = snapped(old_rows, walk_back(old_rows, budget))
+    model = lab.ScriptedModel([lab.summariser()], max_calls=5)
+    done = ns.compact(log, model, keep_recent_tokens=budget)
+    expect(done is True, f"compact should return True when it compacts; it returned {done!r}")
+    after = ws.read_text("session.jsonl")
+    expect(after.startswith(before), "compact changed lines that were already in the file; it may only append")
+    added = after[len(before):].splitlines()
+    expect(len(added) == 1, f"compact should append exactly one line; it appended {len(added)}")
+    entry = json.loads(added[0])
+    expect(entry.get("type") == "compaction", f"the appended line should be a compaction entry; it was {added[0]!r}")
+    expect(entry.get("first_kept_id") == old_rows[cut][0],
+           f"first_kept_id should name the row at the cut, {old_rows[cut][0]}; it was {entry.get('first_kept_id')!r}")
+    expect(len(model.calls) == 1, f"compact should ask for one summary; the model was called {len(model.calls)} times")
+    sent = model.calls[0].messages[0]["content"] if model.calls[0].messages else ""
+    expect(sent == wrapped([m for _, m in old_rows[:cut]]),
+           "only the rows before the cut should be sent to be summarised, rendered between <conversation> tags")
+    replayed = log.replay()
+    expect(replayed[0]["role"] == "user" and replayed[0]["content"].startswith(PREFIX)
+           and replayed[1:] == [m for _, m in old_rows[cut:]] and replayed[1]["role"] == "user",
+           f"replay() should be the summary, then the tail from {old_rows[cut][0]}; it was {lab.shape(replayed)}")
+
+
+@test(12, 2, "A session that fits in keep_recent_tokens, and a session that is one enormous tool "
+             "result: compact returns False, appends nothing and never calls the model.")
+def compact_refuses_both_ends(ns):
+    ws = lab.Workspace()
+    log = five_turn_log(ns, ws)
+    before = ws.read_text("session.jsonl")
+    model = lab.ScriptedModel([lab.summariser()], max_calls=5)
+    done = ns.compact(log, model, keep_recent_tokens=10_000)
+    expect(done is False and ws.read_text("session.jsonl") == before and not model.calls,
+           f"when everything fits (the cut is 0), compact should return False, append nothing and call no model; "
+           f"it returned {done!r}, appended {len(ws.read_text('session.jsonl')) - len(before)} characters "
+           f"and called the model {len(model.calls)} times")
+    ws = lab.Workspace()
+    log = log_of(ns, ws)
+    big = lab.call("read", {"path": "big.log"}, id="c1")
+    for m in [lab.user("Read big.log."), lab.reply(big), lab.tool_result(big, lab.big_log(lines=400))]:
+        log.append_message(m)
+    before = ws.read_text("session.jsonl")
+    done = ns.compact(log, model, keep_recent_tokens=300)
+    expect(done is False and ws.read_text("session.jsonl") == before and not model.calls,
+           f"when nothing can be kept (the cut is len(rows)), compact should return False, append nothing and call "
+           f"no model; it returned {done!r} and called the model {len(model.calls)} times")
+
+
+GOAL = "Our goal is to index every part file into INDEX.md."
+PART = "".join(f"line {n:02d}: the quick brown fox jumps over it\n" for n in range(1, 13))
+
+
+def reader(request):
+    messages = request.messages
+    newest = max(i for i, m in enumerate(messages) if m["role"] == "user")
+    name = messages[newest]["content"].split()[-1]
+    if not any(m["role"] == "toolResult" for m in messages[newest:]):
+        return lab.reply(lab.call("read", {"path": name}))
+    return lab.say(f"{name} is noted.")
+
+
+def long_session(ns, summaries, prompts=20):
+    """Prompts that each read a file, under a 2,000-token window, with maybe_compact (on the
+    learner's code) before each one. Returns what the test needs to look at."""
+    ws = lab.Workspace({f"part{i}.txt": PART for i in range(1, prompts + 1)})
+    agent = lab.ScriptedModel([lab.forever(reader)], context_window=2000, max_calls=4 * prompts)
+    h = harness.Harness(agent, harness.SYSTEM, [harness.make_read_tool(ws)])
+    log = log_of(ns, ws)
+    h.subscribe(harness.persist_to(log))
+    compactions, invalid, replies = 0, [], []
+    with installed(ns):
+        for i in range(1, prompts + 1):
+            if harness.maybe_compact(h, log, summaries, window=2000, reserve=900, keep_recent_tokens=300):
+                compactions += 1
+                problems = lab.validate(list(h.messages))
+                if problems:
+                    invalid.append((i, problems[0]))
+            for event in h.prompt((GOAL + " " if i == 1 else "") + f"Now read part{i}.txt"):
+                if event["type"] == "turn_end":
+                    replies.append(event["message"])
+    return ws, log, h, agent, compactions, invalid, replies
+
+
+@test(12, 2, "Twenty prompts that each read a file under context_window=2000, with maybe_compact before "
+             "each and lab.summariser() writing: no request refused, the record valid after every "
+             "compaction, the goal from message 1 still in the last request, and a fresh SessionLog "
+             "replays exactly list(h.messages).")
+def twenty_prompts_under_the_wall(ns):
+    ws, log, h, agent, compactions, invalid, replies = long_session(ns, lab.ScriptedModel([lab.summariser()], max_calls=40))
+    refused = [m["error_message"] for m in replies if m.get("stop_reason") == "error"]
+    expect(not refused, f"{plural(len(refused), 'request')} failed, the first with: {refused[0] if refused else ''}")
+    expect(compactions > 0, "maybe_compact never compacted, so the session only got through by luck")
+    expect(not invalid, f"after the compaction before prompt {invalid[0][0] if invalid else ''}, the record was invalid: "
+                        f"{invalid[0][1] if invalid else ''}")
+    last = agent.calls[-1]
+    expect("index every part file" in last.user_text,
+           "the goal from message 1 is missing from the last request: the summaries lost it")
+    fresh = harness.SessionLog(ws.reboot(), "session.jsonl")
+    fresh.rows = lambda: ns.rows(fresh)
+    expect(fresh.replay() == list(h.messages),
+           "a fresh SessionLog over the same file should replay exactly list(h.messages); it does not")
+
+
+@test(12, 2, "The same session with a summariser that always answers 503: maybe_compact returns False "
+             "without raising, nothing is appended for it, and every prompt is still put to the model.")
+def failing_summariser_costs_nothing(ns):
+    summaries = lab.ScriptedModel([lab.forever(lambda request: lab.fail("503 overloaded"))], max_calls=40)
+    ws, log, h, agent, compactions, invalid, replies = long_session(ns, summaries, prompts=12)
+    entries = log.entries()
+    written = [e for e in entries if e["type"] == "compaction"]
+    expect(compactions == 0, f"maybe_compact returned True {plural(compactions, 'time')}, though every summary call failed")
+    expect(not written, f"{plural(len(written), 'compaction entry')} was written after a failed summary call; none should be")
+    prompts = [c for c in agent.calls if c.messages and c.messages[-1]["role"] == "user"]
+    expect(len(prompts) == 12, f"every one of the 12 prompts should reach the model; {len(prompts)} did")
+    expect(summaries.calls, "the summariser was never asked, so this test proves nothing about a failed summary")
+
+
+@test(12, 2, "A tool that calls h.replace_messages([]) mid-run gets RuntimeError and the record is "
+             "untouched; between runs the same call swaps the transcript.")
+def replace_messages_is_shut_during_a_run(ns):
+    outcome = []
+
+    def meddle(arguments):
+        try:
+            h.replace_messages([])
+        except RuntimeError as error:
+            outcome.append(str(error))
+            return "refused"
+        outcome.append("swapped")
+        return "swapped"
+
+    tool = {"name": "meddle", "description": "", "parameters": {}, "execute": meddle}
+    model = lab.ScriptedModel([lab.reply(lab.call("meddle", id="m1")), lab.say("Done.")])
+    h = harness.Harness(model, harness.SYSTEM, [tool], messages=turns(1))
+    for _ in h.prompt("Question 2."):
+        pass
+    expect(outcome == ["cannot replace messages during a run"],
+           f"replace_messages during a run should raise RuntimeError('cannot replace messages during a run'); got {outcome}")
+    expect(lab.shape(h.messages) == "U A U A[m1] R(m1) A", f"the record should be untouched; it is {lab.shape(h.messages)}")
+    h.replace_messages([])
+    expect(h.messages == (), "between runs, replace_messages([]) should empty the transcript")
+
+
+@test(12, 2, "When the walk back finds no user message ahead, the cut steps past tool results, and "
+             "may come to len(rows).", hidden=True)
+def cut_in_one_long_run(ns):
+    check_cuts(ns, one_long_run())
+
+
+@test(12, 2, "find_cut works on rows that begin with an earlier summary, and on a log of one row.",
+      hidden=True)
+def cut_after_a_compaction(ns):
+    rows = [("e7", harness.user_message(PREFIX + "Parts 1 to 3 are read."))] + busy_log()[4:]
+    check_cuts(ns, rows)
+    one = [("e1", lab.user("Hello there, how are you today?"))]
+    check_cuts(ns, one)
+
+
+@test(12, 2, "After an earlier compaction, compact names the row at the cut by its id, not by its "
+             "position, and sends only the rows before the cut.", hidden=True)
+def compact_uses_ids_not_positions(ns):
+    ws = lab.Workspace()
+    log = log_of(ns, ws)
+    for m in turns(1, 2, 3):
+        log.append_message(m)                             # e1 .. e6
+    log.append_compaction("Questions 1 and 2 were answered.", "e5")   # e7
+    for m in turns(4, 5, 6):
+        log.append_message(m)                             # e8 .. e13
+    rows = harness.SessionLog(ws, "session.jsonl").rows()
+    budget = sum(sizes(rows)[-2:])
+    cut = snapped(rows, walk_back(rows, budget))
+    model = lab.ScriptedModel([lab.summariser()], max_calls=5)
+    expect(ns.compact(log, model, keep_recent_tokens=budget) is True, "compact should compact this session and return True")
+    entry = log.entries()[-1]
+    expect(entry.get("first_kept_id") == rows[cut][0],
+           f"the row at the cut is {rows[cut][0]} (position {cut}); first_kept_id was {entry.get('first_kept_id')!r}")
+    sent = model.calls[0].messages[0]["content"] if model.calls and model.calls[0].messages else ""
+    expect(sent == wrapped([m for _, m in rows[:cut]]),
+           "the summary request should hold exactly the rows before the cut, the earlier summary first")
+
+
+@test(12, 2, "When summarize fails, compact returns False and writes nothing; the file is unchanged.",
+      hidden=True)
+def compact_after_a_failed_summary(ns):
+    ws = lab.Workspace()
+    log = five_turn_log(ns, ws)
+    before = ws.read_text("session.jsonl")
+    rows = harness.SessionLog(ws, "session.jsonl").rows()
+    for script in ([lab.fail("503 overloaded")], [lab.say("")]):
+        model = lab.ScriptedModel(script, max_calls=5)
+        done = ns.compact(log, model, keep_recent_tokens=sum(sizes(rows)[-2:]))
+        expect(done is False, f"when the summary call fails, compact should return False; it returned {done!r}")
+        expect(ws.read_text("session.jsonl") == before,
+               "compact wrote to the log although the summary call failed; it must append nothing")

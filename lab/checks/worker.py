@@ -1,0 +1,99 @@
+"""Runs a lesson's lab tests against a learner's harness.py, for lab/lab_check.py.
+
+It is a separate process so that the caller can stop it when a test runs too long. It writes one
+JSON line per test to the stream it was handed, starting at test number `start`, and keeps the
+learner's own printing away from that stream.
+
+    python -m lab.checks.worker HARNESS_PY LESSON LABS START [EXTRA_TESTS_PY]
+"""
+
+import importlib.util
+import json
+import os
+import sys
+import traceback
+
+from lab import checks
+
+LAB_NEEDS = {1: "summarize", 2: "find_cut, SessionLog.rows and compact"}
+
+
+class Learner:
+    """The learner's module seen as a lab test's `ns`: a missing name fails the test in a sentence."""
+
+    def __init__(self, module, filename):
+        self._module, self._filename = module, filename
+
+    def __getattr__(self, name):
+        if name == "rows":
+            log_class = getattr(self._module, "SessionLog", None)
+            if log_class is None or not hasattr(log_class, "rows"):
+                raise checks.Failed(f"{self._filename} has no SessionLog.rows")
+            return log_class.rows
+        if not hasattr(self._module, name):
+            raise checks.Failed(f"{self._filename} defines no {name}")
+        return getattr(self._module, name)
+
+
+def load(path, name):
+    """Import the file at `path` as module `name`; a sentence instead of a traceback if it fails."""
+    filename = os.path.basename(path)
+    try:
+        source = open(path, encoding="utf-8").read()
+        code = compile(source, path, "exec")
+    except SyntaxError as error:
+        raise RuntimeError(f"{filename} does not parse: line {error.lineno}: {error.msg}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RuntimeError(f"{filename} cannot be read: {error}") from None
+    spec = importlib.util.spec_from_loader(name, loader=None, origin=path)
+    module = importlib.util.module_from_spec(spec)
+    module.__file__ = path
+    sys.modules[name] = module
+    try:
+        exec(code, module.__dict__)
+    except BaseException as error:  # SystemExit included: importing must not end the check
+        frame = traceback.extract_tb(error.__traceback__)[-1]
+        raise RuntimeError(f"importing {filename} raised {type(error).__name__}: {error} "
+                           f"(line {frame.lineno})") from None
+    return module
+
+
+def extra_tests(path):
+    module = load(path, "extra_lab_tests")
+    return [checks.Test(0, 0, name, f"{os.path.basename(path)}: {name}", False, 0, function)
+            for name, function in vars(module).items()
+            if name.startswith("test_") and callable(function)]
+
+
+def main(argv):
+    harness_py, lesson, labs, start = argv[0], int(argv[1]), argv[2], int(argv[3])
+    out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)          # whatever the learner's code prints goes nowhere
+    sys.stdout = open(os.devnull, "w")
+
+    def send(**fields):
+        out.write(json.dumps(fields) + "\n")
+
+    tests = [t for lab in labs.split(",") for t in checks.tests_for(lesson, int(lab))]
+    try:
+        module = load(harness_py, "learner_harness")
+        if len(argv) > 4:
+            tests += extra_tests(argv[4])
+    except RuntimeError as error:
+        send(load_error=str(error))
+        return 0
+    ns = Learner(module, os.path.basename(harness_py))
+    for index, t in enumerate(tests):
+        if index < start:
+            continue
+        send(index=index, **{"name": t.name, "lab": t.lab, "title": t.title, "hidden": t.hidden}, started=True)
+        result = checks.run_one(t, ns)
+        send(index=index, name=t.name, lab=t.lab, title=t.title, hidden=t.hidden,
+             passed=result.passed, message=result.message)
+    send(done=len(tests))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,342 @@
+"""ScriptedModel: a fake provider that replies from a script and checks requests like a strict one.
+
+It behaves like a provider adapter, not like an SDK: a request it refuses comes back as a failed
+assistant message (stop_reason "error", the reason in error_message), never as an exception. The
+only exceptions are the lab's own brakes, ScriptError, for a script that has run out or a loop
+that will not stop: those are mistakes in the cell, not events of the session.
+"""
+
+import copy
+import hashlib
+import json
+
+from .builders import call, reply, say
+from .display import _frame, count_tokens, render_request, validate
+
+DEFAULT_MAX_CALLS = 50
+
+
+class ScriptError(Exception):
+    """The script cannot answer: it has run out, or max_calls model calls have been made.
+
+    Not a RuntimeError on purpose: harness code catches RuntimeError from a model call (a summary
+    that failed), and a broken script must not be mistaken for a failed reply.
+    """
+
+
+class Forever:
+    """A script step that answers this request and every later one with fn(request)."""
+
+    def __init__(self, fn, name=None):
+        if not callable(fn):
+            raise TypeError(f"forever() takes a function of the request, not {fn!r}.")
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", "function")
+
+    def __repr__(self):
+        return f"forever({self.name})"
+
+
+def forever(fn):
+    """A script step: from here on, every request is answered with fn(request).
+
+    fn receives the request record (see Request) and returns an assistant message, made with
+    say(), reply() or fail(). It must be the last step of a script.
+    """
+    return Forever(fn)
+
+
+def fail(text, partial=None):
+    """A script step: one failed reply, stop_reason "error", with `text` as its error_message.
+
+    `partial` is the content the reply got out before it failed (blocks from text() and call()),
+    [] if left out, as when a provider answers 503 before writing anything.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"fail() takes the error text as a string, not {type(text).__name__}.")
+    return {"role": "assistant", "content": list(partial or []), "stop_reason": "error",
+            "error_message": text}
+
+
+SUMMARY_TAG, SUMMARY_END = "<conversation>", "</conversation>"
+
+
+def summariser():
+    """A stage prop, as a script step: a model that summarises only when nothing else is left to do.
+
+    For every request it follows one rule, in this order:
+    - The system prompt contains "summar" (any case), the last message is a user message that
+      starts with "<conversation>", and no tools are offered: it replies "Summary of N lines.
+      It began: <first line> It ended: <last line>", the lines being those between the
+      <conversation> and </conversation> tags (blank ones not counted).
+    - Otherwise it carries on as an assistant. If a line of the request's user text contains "?",
+      it answers the last such line: "You asked: <line> My answer: yes. (Not a summary.)".
+    - Failing that, if tools are offered and it has not called one since the newest user message,
+      it calls the first tool offered, with arguments {}.
+    - Failing that, it says "Done. (Not a summary.)".
+    It keeps no state: each answer depends on the request alone.
+    """
+    return Forever(_summarise, name="summariser")
+
+
+def _summarise(request):
+    last = request.messages[-1] if request.messages else {}
+    content = last.get("content") if last.get("role") == "user" else None
+    if ("summar" in str(request.system).lower() and not request.tools
+            and isinstance(content, str) and content.startswith(SUMMARY_TAG)):
+        body = content[len(SUMMARY_TAG):]
+        if SUMMARY_END in body:
+            body = body[:body.rindex(SUMMARY_END)]
+        lines = [line.strip() for line in body.splitlines() if line.strip()]
+        if not lines:
+            return say("Summary of 0 lines.")
+        return say(f"Summary of {len(lines)} lines. It began: {lines[0]} It ended: {lines[-1]}")
+    questions = [line.strip() for line in request.user_text.splitlines() if "?" in line]
+    if questions:
+        return say(f"You asked: {questions[-1]} My answer: yes. (Not a summary.)")
+    users = [i for i, m in enumerate(request.messages) if m.get("role") == "user"]
+    since = request.messages[users[-1] + 1:] if users else request.messages
+    called = any(m.get("role") == "assistant" and _calls_in(m) for m in since)
+    if request.tools and not called:
+        return reply(call(request.tools[0]["name"], {}))
+    return say("Done. (Not a summary.)")
+
+
+def _calls_in(message):
+    content = message.get("content")
+    if not isinstance(content, list):
+        return []
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "toolCall"]
+
+
+def _user_text(messages):
+    parts = []
+    for m in messages:
+        if isinstance(m, dict) and m.get("role") == "user":
+            content = m.get("content")
+            if isinstance(content, str):
+                parts.append(content)
+            elif isinstance(content, list):
+                parts += [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+    return "\n".join(parts)
+
+
+class Request:
+    """One request the model received, as its script function sees it and as .calls keeps it.
+
+    .number        1 for the model's first request, 2 for the next, ...
+    .system, .messages, .tools   what was sent (copies: later changes by the caller do not show)
+    .last_result   the newest toolResult message anywhere in .messages, or None if there is none
+    .user_text     the text of every user message in .messages, joined with newlines
+    .input         tokens of the whole request, the figure in usage["input"] and in the bill
+    .cached        tokens of its prefix that an earlier answered request began with (see complete)
+    .uncached      input - cached
+    .reply         the assistant message the model returned
+    """
+
+    def __init__(self, number, system, messages, tools):
+        self.number = number
+        self.system, self.messages, self.tools = system, messages, tools
+        results = [m for m in messages if isinstance(m, dict) and m.get("role") == "toolResult"]
+        self.last_result = results[-1] if results else None
+        self.user_text = _user_text(messages)
+        self.input = self.cached = 0
+        self.reply = None
+
+    @property
+    def uncached(self):
+        return self.input - self.cached
+
+    def __repr__(self):
+        return f"<request {self.number}: {len(self.messages)} messages, {self.input} tokens>"
+
+
+class ScriptedModel:
+    """A model that replies from `script` and checks every request as a strict provider would.
+
+    ScriptedModel(script, context_window=None, max_calls=50)
+
+    script          a list of steps, used in order, one per answered request: an assistant message
+                    (say(), reply(), fail()) is replied once; a function is called once with the
+                    request; forever(fn) or summariser() answers every request from then on.
+    context_window  the most tokens one request may hold (None: no limit).
+    max_calls       the lab's brake: the call after this many raises ScriptError (None: no brake).
+
+    .complete(system, messages, tools) returns an assistant message with "usage" added
+    ({"input": tokens, "cache_read": cached tokens, "output": tokens}). .calls keeps one Request
+    per request received, refused ones included. .bill is the input tokens of all of them summed,
+    cached or not; .cached is the part of the bill that was a cache hit.
+    """
+
+    def __init__(self, script, context_window=None, max_calls=DEFAULT_MAX_CALLS):
+        if isinstance(script, (dict, Forever)) or not isinstance(script, (list, tuple)):
+            raise TypeError("ScriptedModel() takes a list of script steps, e.g. [lab.say('Hi.')].")
+        for n, step in enumerate(script):
+            if isinstance(step, Forever):
+                if n != len(script) - 1:
+                    raise ValueError(f"Script step {n} is {step!r}, which answers every request, "
+                                     "so the steps after it would never be used; make it the last.")
+            elif isinstance(step, dict):
+                if step.get("role") != "assistant" or not isinstance(step.get("content"), list):
+                    raise TypeError(f"Script step {n} is not an assistant message; "
+                                    "build it with lab.say(), lab.reply() or lab.fail().")
+            elif not callable(step):
+                raise TypeError(f"Script step {n} is {step!r}; a step is an assistant message, "
+                                "a function of the request, or forever(fn).")
+        for name, value in (("context_window", context_window), ("max_calls", max_calls)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise ValueError(f"{name} must be a whole number 1 or more, or None, not {value!r}.")
+        self.script = list(script)
+        self.context_window, self.max_calls = context_window, max_calls
+        self.calls = []
+        self._next_step = 0
+        self._next_id = 0
+        self._seen_prefixes = set()   # digests of every prefix of every answered request
+
+    def __repr__(self):
+        return f"ScriptedModel({len(self.script)} steps, {len(self.calls)} calls)"
+
+    @property
+    def bill(self):
+        """Input tokens of every request received, summed: everything that was sent."""
+        return sum(request.input for request in self.calls)
+
+    @property
+    def cached(self):
+        """The part of the bill that repeated a prefix this model had already been sent."""
+        return sum(request.cached for request in self.calls)
+
+    def complete(self, system, messages, tools):
+        """Answer one request: system prompt, messages, tool specs. Returns an assistant message.
+
+        In order: past max_calls it raises ScriptError. An invalid request comes back failed with
+        error_message "400 invalid_request: <first problem>" (see validate); one over
+        context_window comes back failed with "prompt is too long: N tokens > W". Neither uses a
+        script step. Otherwise the next step answers; a step's toolCalls without an id get this
+        model's next automatic id, c1, c2, ...
+
+        Every reply carries usage: "input" is count_tokens(render_request(...)), paid in full
+        whether the request was answered or refused. "cache_read" is the part of it that repeats
+        an earlier answered request: the longest run of leading units (the system prompt with the
+        tool definitions, then whole messages) that some earlier request also began with. A
+        request after a compaction therefore shares only the system prompt and tools.
+        """
+        number = len(self.calls) + 1
+        if self.max_calls is not None and number > self.max_calls:
+            raise ScriptError(f"Model call {number} goes past max_calls={self.max_calls}: the loop is "
+                              "still going, so stop it, or pass a larger max_calls if it is meant "
+                              "to run this long.")
+        if tools is None:
+            tools = []
+        if isinstance(messages, dict) or not isinstance(messages, (list, tuple)):
+            raise TypeError("complete() takes the messages as a list of message dicts.")
+        if isinstance(tools, tuple):
+            tools = list(tools)
+        # Copies: what the caller does to its lists afterwards must not rewrite what was sent.
+        request = Request(number, system, copy.deepcopy(list(messages)), copy.deepcopy(tools))
+        problems = _request_problems(system, request.messages, request.tools)
+        units = _units(system, request.messages, request.tools)
+        request.input = count_tokens(_frame(units))
+        if problems:
+            message = _failed(f"400 invalid_request: {problems[0]}")
+        elif self.context_window is not None and request.input > self.context_window:
+            message = _failed(f"prompt is too long: {request.input} tokens > {self.context_window}")
+        else:
+            # Only a request the provider reads is cached, so a refused one neither hits nor fills it.
+            request.cached = _cached_tokens(units, self._seen_prefixes)
+            message = self._answer(request)
+            digest = hashlib.sha256()
+            for unit in units:
+                digest.update(unit.encode() + b"\n")
+                self._seen_prefixes.add(digest.copy().hexdigest())
+        # Recorded only now: a call that raised (script used up, a broken step) was never answered.
+        output = count_tokens(json.dumps(message["content"], default=str))
+        message["usage"] = {"input": request.input, "cache_read": request.cached, "output": output}
+        request.reply = message
+        self.calls.append(request)
+        return message
+
+    def _answer(self, request):
+        """The reply the script gives to `request`, as a fresh message with ids filled in."""
+        if self._next_step >= len(self.script):
+            raise ScriptError(f"Model call {request.number} has no reply: the script's "
+                              f"{len(self.script)} steps are used up; add steps, or end the "
+                              "script with lab.forever(...).")
+        step = self.script[self._next_step]
+        if isinstance(step, Forever):
+            answer, made_by = step.fn(request), f"the function in {step!r}"
+        elif isinstance(step, dict):
+            self._next_step += 1
+            answer, made_by = step, f"script step {self._next_step - 1}"
+        else:
+            self._next_step += 1
+            answer, made_by = step(request), f"script step {self._next_step - 1}"
+        if not isinstance(answer, dict) or answer.get("role") != "assistant" \
+                or not isinstance(answer.get("content"), list):
+            raise TypeError(f"{made_by} answered call {request.number} with {answer!r}; it must "
+                            "return an assistant message, e.g. lab.say('...').")
+        message = copy.deepcopy(answer)  # the script's own dicts stay as they were written
+        for block in _calls_in(message):
+            if block.get("id") is None:
+                self._next_id += 1
+                block["id"] = f"c{self._next_id}"
+        if message.get("stop_reason") != "error":
+            message["stop_reason"] = "toolUse" if _calls_in(message) else "stop"
+        message.pop("usage", None)
+        return message
+
+
+def _failed(text):
+    return {"role": "assistant", "content": [], "stop_reason": "error", "error_message": text}
+
+
+def _units(system, messages, tools):
+    """The lines of render_request: what the cache compares, one unit at a time.
+
+    Written leniently (anything not JSON as its repr), so that a request that must be refused can
+    still be measured.
+    """
+    try:
+        return render_request(system, messages, tools)[1:-1].split("\n")[:-1]
+    except TypeError:
+        lenient = [json.dumps({"system": system, "tools": tools}, default=repr)]
+        for m in messages:
+            if isinstance(m, dict) and m.get("role") == "assistant":
+                m = {k: v for k, v in m.items() if k not in ("stop_reason", "usage")}
+            lenient.append(json.dumps(m, default=repr))
+        return lenient
+
+
+def _request_problems(system, messages, tools):
+    """Why a strict provider would refuse this request: the system prompt, the tools, the messages."""
+    if not isinstance(system, str):
+        return [f"system: must be a string, not {type(system).__name__}"]
+    if not isinstance(tools, list):
+        return [f"tools: must be a list, not {type(tools).__name__}"]
+    for i, tool in enumerate(tools):
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            return [f"tools[{i}]: not a tool spec (a dict with a name)"]
+        try:
+            json.dumps(tool)
+        except TypeError:
+            return [f"tools[{i}]: {tool['name']} cannot be sent as JSON; send tool_specs(tools)"]
+    for i, m in enumerate(messages):
+        try:
+            json.dumps(m)
+        except TypeError:
+            return [f"messages[{i}]: cannot be sent as JSON"]
+    return validate(messages)
+
+
+def _cached_tokens(units, seen):
+    """Tokens of the longest leading run of `units` that an earlier answered request began with."""
+    digest, shared = hashlib.sha256(), 0
+    for n, unit in enumerate(units):
+        digest.update(unit.encode() + b"\n")
+        if digest.copy().hexdigest() not in seen:
+            break
+        shared = n + 1
+    if shared == 0:
+        return 0
+    # The shared units as they stand at the front of render_request's text, without the closing "]".
+    return count_tokens(_frame(units[:shared])[:-1])

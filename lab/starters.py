@@ -1,0 +1,251 @@
+"""The learner's harness.py at any lesson and lab, generated from the reference in `harness/`.
+
+    text_at(Stage(12, 1))        the file lesson 12's lab 1 starts from
+    text_at(Stage(11))           the harness as lesson 11 leaves it (no gaps, no markers)
+    diff(Stage(11), Stage(12, 1))  what changed between the two, as a unified diff
+
+Nothing here is kept by hand: the reference's modules give the text of every definition,
+harness/syllabus.py says which lesson brings each one in and whether it is given or a gap,
+harness/earlier/ gives older versions and harness/gaps/ the text that stands where a gap is.
+"""
+
+import ast
+import difflib
+import importlib
+import inspect
+import textwrap
+from typing import NamedTuple
+
+from harness import syllabus
+
+# The reference's modules, in the order the single file lists them.
+MODULES = ["messages", "tools", "loop", "owner", "frontends", "sessionlog", "compaction"]
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+
+
+class StarterError(ValueError):
+    """A starter or end state that cannot be generated, with the reason in one sentence."""
+
+
+class Stage(NamedTuple):
+    """A point in the course: the start of `lab` of `lesson`, or the end of `lesson` (lab None)."""
+    lesson: int
+    lab: int | None = None
+
+    @classmethod
+    def parse(cls, text):
+        """"12" is the end of lesson 12 ... unless asked for as a starter; "12.2" is lab 2's start."""
+        lesson, _, lab = str(text).partition(".")
+        try:
+            return cls(int(lesson), int(lab) if lab else None)
+        except ValueError:
+            raise StarterError(f"{text!r} is not a lesson: write 12 for a lesson, 12.2 for its lab 2") from None
+
+    def key(self):
+        return (self.lesson, 10**6 if self.lab is None else self.lab)
+
+    def __str__(self):
+        return f"lesson {self.lesson}" + ("" if self.lab is None else f", lab {self.lab}")
+
+
+class Unit(NamedTuple):
+    name: str     # as in syllabus.UNITS
+    text: str     # its lines, comments above it included, without the leading blank lines
+    blanks: int   # how many blank lines stood before it in its module
+
+
+def _split(source, prefix=""):
+    """The top-level pieces of `source`, in order, as (kind, Unit): kind is "import", "banner"
+    (a comment block standing alone) or "unit" (a definition or constant, with a class's heading
+    and each of its methods as separate units)."""
+    lines = source.splitlines()
+    tree = ast.parse(source)
+    body = tree.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the module's docstring is for readers of the package, not the starter
+    pieces, taken = [], (tree.body[0].end_lineno if body is not tree.body else 0)
+
+    def claim(start, end, name, kind):
+        # Comment lines right above a node (no blank line between) belong to it.
+        nonlocal taken
+        first = start
+        while first - 1 > taken and lines[first - 2].strip().startswith("#"):
+            first -= 1
+        gap = lines[taken:first - 1]
+        # Comment blocks that stand alone in the gap are banners.
+        block, blanks = [], 0
+        for line in gap:
+            if line.strip():
+                block.append(line)
+                continue
+            if block:
+                pieces.append(("banner", Unit("", "\n".join(block), blanks)))
+                block, blanks = [], 0
+            blanks += 1
+        if block:  # a comment block with no blank line under it was claimed above
+            pieces.append(("banner", Unit("", "\n".join(block), blanks)))
+            blanks = 0
+        # Comment lines just below a node, indented deeper than it, are the end of its body.
+        depth = len(_indent_of(lines[start - 1]))
+        while end < len(lines) and lines[end].strip().startswith("#") \
+                and len(_indent_of(lines[end])) > depth:
+            end += 1
+        pieces.append((kind, Unit(name, "\n".join(lines[first - 1:end]), blanks)))
+        taken = end
+
+    for node in body:
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            claim(start, node.end_lineno, "", "import")
+        elif isinstance(node, ast.ClassDef):
+            head_end = node.body[0].end_lineno if (
+                isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+            ) else node.lineno
+            claim(start, head_end, prefix + node.name, "unit")
+            for member in node.body:
+                if member.end_lineno <= head_end:
+                    continue
+                mstart = min([member.lineno] + [d.lineno for d in getattr(member, "decorator_list", [])])
+                claim(mstart, member.end_lineno, f"{prefix}{node.name}.{member.name}", "unit")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            claim(start, node.end_lineno, prefix + node.name, "unit")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            claim(start, node.end_lineno, prefix + target.id, "unit")
+        else:
+            raise StarterError(f"line {node.lineno} of the reference is neither a definition nor a constant")
+    return pieces
+
+
+def _module_source(name):
+    return inspect.getsource(importlib.import_module(name))
+
+
+def _reference():
+    """[(module, pieces)] for the reference harness, in teaching order."""
+    return [(m, _split(_module_source(f"harness.{m}"))) for m in MODULES]
+
+
+def _earlier(lesson):
+    """{name: text} of the definitions as lesson `lesson` leaves them, from harness/earlier/."""
+    try:
+        source = _module_source(f"harness.earlier.lesson{lesson:02d}")
+    except ModuleNotFoundError:
+        return {}
+    return {u.name: u.text for kind, u in _split(source) if kind == "unit"}
+
+
+def _gaps(lesson):
+    try:
+        return importlib.import_module(f"harness.gaps.lesson{lesson:02d}").GAPS
+    except ModuleNotFoundError:
+        return {}
+
+
+def _strip_markers(text):
+    return "\n".join(line for line in text.splitlines() if line.strip() not in (BEGIN, END))
+
+
+def _indent_of(line):
+    return line[:len(line) - len(line.lstrip())]
+
+
+def _fill_gap(text, gap):
+    """`text` with its solution part replaced by `gap`, indented as the BEGIN line is."""
+    lines = text.splitlines()
+    try:
+        begin = next(i for i, l in enumerate(lines) if l.strip() == BEGIN)
+        end = next(i for i, l in enumerate(lines) if l.strip() == END)
+    except StopIteration:
+        raise StarterError("a gap's reference text has no ### BEGIN SOLUTION / ### END SOLUTION") from None
+    filler = textwrap.indent(gap.rstrip("\n"), _indent_of(lines[begin]), lambda l: True)
+    filler = "\n".join(l.rstrip() for l in filler.splitlines())
+    return "\n".join(lines[:begin] + [filler] + lines[end + 1:])
+
+
+def definition(name, markers=False):
+    """The reference's text of one definition (a name of syllabus.UNITS), with its solution
+    markers when `markers` is True. What a notebook's solution cell is made from."""
+    for _, pieces in _reference():
+        for kind, unit in pieces:
+            if kind == "unit" and unit.name == name:
+                text = unit.text if markers else _strip_markers(unit.text)
+                return textwrap.dedent(text)
+    raise StarterError(f"the reference harness has no definition named {name}")
+
+
+def gap_text(name, lesson):
+    """What a starter of `lesson` holds in place of the learner's part of `name`."""
+    gaps = _gaps(lesson)
+    if name not in gaps:
+        raise StarterError(f"harness/gaps/lesson{lesson:02d}.py has no text for {name}")
+    return gaps[name]
+
+
+def _check_stage(stage):
+    if stage.lesson not in syllabus.WRITTEN:
+        written = " and ".join(str(n) for n in syllabus.WRITTEN)
+        raise StarterError(f"lesson {stage.lesson}'s harness is not written yet: the course has lessons {written}")
+    labs = syllabus.LABS.get(stage.lesson, 1)
+    if stage.lab is not None and not 1 <= stage.lab <= labs:
+        raise StarterError(f"lesson {stage.lesson} has {labs} lab{'s' if labs > 1 else ''}, so there is no lab {stage.lab}")
+
+
+def text_at(stage):
+    """The whole harness.py at `stage`: the start of a lab (given parts marked, gaps as spec
+    blocks) or the end of a lesson (everything written, no markers)."""
+    _check_stage(stage)
+    now = stage.key()
+    imports, out = [], []
+    earlier_cache = {}
+    for module, pieces in _reference():
+        chosen, banners = [], []
+        for kind, unit in pieces:
+            if kind == "import":
+                if not unit.text.startswith("from ."):
+                    imports += [l for l in unit.text.splitlines() if l not in imports]
+                continue
+            if kind == "banner":
+                unit = unit._replace(blanks=max(unit.blanks, 1 if not out else 2))
+                chosen.append(unit)
+                banners.append(unit)
+                continue
+            steps = syllabus.UNITS.get(unit.name)
+            if steps is None:
+                raise StarterError(f"{unit.name} is in the reference but not in harness/syllabus.py")
+            past = [s for s in steps if Stage(s.lesson, s.lab).key() <= now]
+            if not past:
+                continue
+            step = past[-1]
+            indent = _indent_of(unit.text.splitlines()[0])
+            at_this_lab = stage.lab is not None and (step.lesson, step.lab) == (stage.lesson, stage.lab)
+            if step is steps[-1]:
+                text = unit.text
+            else:
+                older = earlier_cache.setdefault(step.lesson, _earlier(step.lesson))
+                if unit.name not in older:
+                    raise StarterError(f"{unit.name} as lesson {step.lesson} leaves it is not written yet "
+                                       f"(harness/earlier/lesson{step.lesson:02d}.py)")
+                text = older[unit.name]
+            if at_this_lab and step.kind == "spec":
+                text = textwrap.indent(gap_text(unit.name, step.lesson).rstrip("\n"), indent)
+            elif at_this_lab and step.kind == "gap":
+                text = _fill_gap(text, gap_text(unit.name, step.lesson))
+            else:
+                text = _strip_markers(text)
+            if at_this_lab and step.kind != "spec" and step.marked and (step.kind == "given" or step.note):
+                marker = f"{indent}# given in lesson {step.lesson}" + (f": {step.note}" if step.note else "")
+                text = marker + "\n" + text
+            chosen.append(unit._replace(text=text))
+        if len(chosen) > len(banners):
+            out += chosen
+    parts = ["\n".join(imports)]
+    for unit in out:
+        parts.append("\n" * (max(unit.blanks, 1) if parts else 0) + unit.text)
+    return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def diff(old, new, context=3):
+    """A unified diff from the harness at `old` to the harness at `new` (two Stages)."""
+    a, b = text_at(old).splitlines(keepends=True), text_at(new).splitlines(keepends=True)
+    return "".join(difflib.unified_diff(a, b, f"harness.py ({old})", f"harness.py ({new})", n=context))

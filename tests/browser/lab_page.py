@@ -1,0 +1,320 @@
+"""A notebook open in JupyterLab in Chromium, seen and driven the way a learner does it.
+
+Actions go through the page (menus, clicks, keys), as a learner makes them. Waiting and reading go
+through `window.jupyterapp` (the test server config exposes it) where the DOM alone cannot say it:
+whether the kernel is idle, which cells have run, what a cell's source and outputs are. Every wait
+has a limit and fails with a `LearnerSawProblem` that says what it waited for and what the page
+showed instead.
+
+`Problems` watches a page for the three things a learner must never meet: a console error or an
+uncaught page error, "Error displaying widget" in an output, and a widget whose model or view
+failed (ipywidgets draws those as `.jupyter-widgets-error-widget`).
+"""
+
+import re
+import time
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+# (path) => the NotebookPanel of that path among the main area's widgets, or null.
+_FIND_PANEL = """
+(path) => {
+  const app = window.jupyterapp;
+  if (!app) return null;
+  for (const w of app.shell.widgets('main')) {
+    if (w.context && w.context.path === path && w.content && w.content.widgets) return w;
+  }
+  return null;
+}
+""".strip()
+
+# (path) => the notebook as the learner's JupyterLab holds it: kernel, and for every cell its
+# type, execution count, source, the widget views its outputs ask for and draw, and its errors.
+_STATE_JS = """
+(path) => {
+  const panel = (FIND_PANEL)(path);
+  if (!panel) return {found: false};
+  const session = panel.sessionContext.session;
+  const kernel = session && session.kernel;
+  const cells = panel.content.widgets.map((cell, index) => {
+    const prompt = cell.node.querySelector('.jp-InputPrompt');
+    const info = {
+      index,
+      type: cell.model.type,
+      count: cell.model.type === 'code' ? cell.model.executionCount : null,
+      running: !!(prompt && prompt.textContent.includes('*')),
+      source: cell.model.sharedModel.getSource(),
+      widgets: 0, views: 0, loading: false, errors: [],
+    };
+    if (cell.model.type !== 'code') return info;
+    for (const out of cell.model.outputs.toJSON()) {
+      const view = (out.data || {})['WIDGET_MIME'];
+      if (view && view.model_id) info.widgets += 1;
+      if (out.output_type === 'error') {
+        info.errors.push(`${out.ename}: ${out.evalue}`);
+      } else if (out.output_type === 'stream' && out.name === 'stderr') {
+        const text = Array.isArray(out.text) ? out.text.join('') : String(out.text);
+        info.errors.push('stderr: ' + text.trim().split('\\n').slice(-2).join(' | '));
+      }
+    }
+    const area = cell.node.querySelector('.jp-OutputArea');
+    if (area) {
+      for (const node of area.querySelectorAll(':scope > .jp-OutputArea-child > .jp-OutputArea-output')) {
+        if (node.querySelector(':scope > .jupyter-widgets')) info.views += 1;
+        if (node.textContent.startsWith('Loading widget')) info.loading = true;
+      }
+    }
+    return info;
+  });
+  return {
+    found: true,
+    ready: panel.context.isReady && panel.sessionContext.isReady,
+    kernel: kernel ? kernel.status : null,
+    dirty: panel.context.model.dirty,
+    cells,
+  };
+}
+""".replace("FIND_PANEL", _FIND_PANEL).replace("WIDGET_MIME", WIDGET_MIME)
+
+# (path) => arm a flag that the kernel's status passes through a restart.
+_ARM_RESTART_JS = """
+(path) => {
+  const panel = (FIND_PANEL)(path);
+  window.__labRestarted = false;
+  panel.sessionContext.statusChanged.connect((_, status) => {
+    if (['restarting', 'autorestarting', 'starting'].includes(status)) window.__labRestarted = true;
+  });
+}
+""".replace("FIND_PANEL", _FIND_PANEL)
+
+# () => [kind, cell index, text] for each broken widget on the page.
+_BROKEN_WIDGETS_JS = """
+() => {
+  const cells = [...document.querySelectorAll('.jp-Cell')];
+  const where = (n) => cells.indexOf(n.closest('.jp-Cell'));
+  const found = [];
+  for (const n of document.querySelectorAll('.jp-OutputArea-output')) {
+    if (n.textContent.startsWith('Error displaying widget'))
+      found.push(["'Error displaying widget' shown", where(n), n.textContent.slice(0, 200)]);
+  }
+  for (const n of document.querySelectorAll('.jupyter-widgets-error-widget')) {
+    const out = n.closest('.jp-OutputArea-output') || n;
+    found.push(['failed widget model or view', where(n), out.textContent.slice(0, 200)]);
+  }
+  return found;
+}
+"""
+
+
+class LearnerSawProblem(AssertionError):
+    """What a learner would have met, in a sentence, followed by the evidence."""
+
+
+def first_line(source, limit=70):
+    line = next((l for l in source.splitlines() if l.strip()), "")
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+class Problems:
+    """Console errors, page errors and broken widgets seen on a page.
+
+    attach(page) starts listening; check(page, moment) also reads the DOM, and raises
+    LearnerSawProblem naming every problem found so far and the moment it was noticed."""
+
+    def __init__(self):
+        self.seen = []                      # (kind, text), in the order they happened
+
+    def attach(self, page):
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.seen.append(("uncaught page error", str(exc))))
+        page.on("crash", lambda *_: self.seen.append(("page crash", "the Chromium tab crashed")))
+        return self
+
+    def _console(self, message):
+        if message.type == "error":
+            where = message.location or {}
+            url = where.get("url", "")
+            origin = f" (at {url}:{where.get('lineNumber', '')})" if url else ""
+            text = message.text.splitlines()[0] if message.text else "(empty)"
+            self.seen.append(("console error", text + origin))
+
+    def check(self, page, moment):
+        problems = list(self.seen)
+        problems += [(kind, f"cell {cell}: {text!r}")
+                     for kind, cell, text in page.evaluate(_BROKEN_WIDGETS_JS)]
+        if problems:
+            lines = "\n".join(f"  - {kind}: {text}" for kind, text in problems)
+            raise LearnerSawProblem(f"{moment}: the page showed {len(problems)} problem(s):\n{lines}")
+
+
+class NotebookPage:
+    """The notebook at `path` (relative to the server's root) in JupyterLab at `lab_url`,
+    in the Playwright `page`. Screenshots go to `screenshots`, numbered in the order taken."""
+
+    def __init__(self, page, lab_url, path, screenshots=None):
+        self.page, self.lab_url, self.path = page, lab_url, path
+        self.screenshots = screenshots
+        self.shots = []
+
+    # --- reading and waiting -------------------------------------------------------------------
+
+    def state(self):
+        return self.page.evaluate(_STATE_JS, self.path)
+
+    def wait_until(self, what, predicate, timeout, describe):
+        """Poll `predicate(state)` until true; LearnerSawProblem naming `what` after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.state()
+            if state.get("found") and predicate(state):
+                return state
+            if time.monotonic() > deadline:
+                raise LearnerSawProblem(f"waited {timeout} s for {what}; instead "
+                                        f"{describe(state) if state.get('found') else self._missing()}")
+            self.page.wait_for_timeout(100)
+
+    def _missing(self):
+        tabs = self.page.evaluate(
+            "() => window.jupyterapp ? [...window.jupyterapp.shell.widgets('main')]"
+            ".map(w => w.title.label) : null")
+        if tabs is None:
+            return "JupyterLab never started in the page"
+        return f"{self.path} is not open (the main area holds {tabs})"
+
+    def open(self, timeout=60):
+        """Open the notebook by its URL, as a bookmark would; wait for an idle kernel."""
+        self.page.goto(f"{self.lab_url}/lab/tree/{self.path}", wait_until="domcontentloaded",
+                       timeout=timeout * 1000)
+        return self.wait_until("the notebook to open with an idle kernel",
+                               lambda s: s["ready"] and s["kernel"] == "idle" and s["cells"],
+                               timeout, lambda s: f"the kernel is {s['kernel']!r}")
+
+    def cell_index(self, needle, kind="code", after=-1):
+        """Index of the first `kind` cell after index `after` whose source contains `needle`."""
+        for cell in self.state()["cells"]:
+            if cell["index"] > after and cell["type"] == kind and needle in cell["source"]:
+                return cell["index"]
+        raise LearnerSawProblem(f"no {kind} cell of {self.path} after cell {after} "
+                                f"contains {needle!r}")
+
+    def cells(self):
+        return self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell")
+
+    def cell(self, index):
+        """The cell's DOM node. Every cell is in the DOM: the test turns windowing off."""
+        return self.cells().nth(index)
+
+    def _finished(self, state, cells):
+        if state["kernel"] != "idle":
+            return False
+        for c in state["cells"]:
+            if c["type"] != "code" or (cells is not None and c["index"] not in cells):
+                continue
+            if c["running"] or c["count"] is None or c["loading"] or c["views"] < c["widgets"]:
+                return False
+        return True
+
+    def _unfinished(self, state, cells):
+        parts = [f"the kernel is {state['kernel']!r}"]
+        chosen = [c for c in state["cells"] if c["type"] == "code"
+                  and (cells is None or c["index"] in cells)]
+        unrun = [c for c in chosen if c["running"] or c["count"] is None]
+        if unrun:
+            c = unrun[0]
+            parts.append(f"{len(unrun)} code cell(s) have not run; the first is cell {c['index']} "
+                         f"({first_line(c['source'])!r})")
+        failed = [c for c in state["cells"] if c["errors"]]
+        if failed:
+            c = failed[0]
+            parts.append(f"cell {c['index']} ({first_line(c['source'])!r}) shows "
+                         f"{c['errors'][0]!r}")
+        undrawn = [c for c in chosen if c["loading"] or c["views"] < c["widgets"]]
+        if undrawn:
+            c = undrawn[0]
+            parts.append(f"cell {c['index']} drew {c['views']} of its {c['widgets']} widget(s)")
+        return "; ".join(parts)
+
+    def wait_for_run(self, timeout, cells=None):
+        """Wait until the kernel is idle, no cell shows [*], every code cell (or each of `cells`)
+        has an execution count, and every widget output has drawn its view."""
+        return self.wait_until("the run to finish and every widget to draw",
+                               lambda s: self._finished(s, cells), timeout,
+                               lambda s: self._unfinished(s, cells))
+
+    def errors(self):
+        """(cell index, first line of source, error) for every error or stderr output."""
+        return [(c["index"], first_line(c["source"]), e)
+                for c in self.state()["cells"] for e in c["errors"]]
+
+    def output_text(self, index):
+        return self.cell(index).locator(".jp-OutputArea").inner_text()
+
+    # --- acting --------------------------------------------------------------------------------
+
+    def menu(self, top, item):
+        """Open the menu bar's `top` menu and click `item`: a learner's way of giving a command."""
+        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(top)}$")).click()
+        self.page.locator(".lm-Menu-content .lm-Menu-item .lm-Menu-itemLabel",
+                          has_text=re.compile(f"^{re.escape(item)}$")).first.click()
+
+    def run_all(self, timeout):
+        self.menu("Run", "Run All Cells")
+        return self.wait_for_run(timeout)
+
+    def restart_kernel(self, timeout=60):
+        """Kernel > Restart Kernel…, confirm the dialog, wait until the new kernel is idle."""
+        self.page.evaluate(_ARM_RESTART_JS, self.path)
+        self.menu("Kernel", "Restart Kernel…")
+        self.page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept").click()
+        self.wait_until("the kernel to restart and be idle",
+                        lambda s: s["kernel"] == "idle"
+                        and self.page.evaluate("() => window.__labRestarted"),
+                        timeout, lambda s: f"the kernel is {s['kernel']!r}")
+
+    def save(self, timeout=30):
+        """File > Save Notebook, as a learner does before closing; wait until it is written."""
+        self.menu("File", "Save Notebook")
+        self.wait_until("the notebook to be saved", lambda s: not s["dirty"], timeout,
+                        lambda s: "it is still marked as changed")
+
+    def select_cell(self, index):
+        """Click the cell's prompt, which selects the cell without editing it."""
+        cell = self.cell(index)
+        cell.scroll_into_view_if_needed()
+        cell.locator(".jp-InputPrompt").first.click()
+
+    def run_cell(self, index, timeout=60):
+        """Select the cell, press Ctrl+Enter, wait for it and its widgets to finish."""
+        old = self.state()["cells"][index]["count"]
+        self.select_cell(index)
+        self.page.keyboard.press("Control+Enter")
+        self.wait_until(f"cell {index} to run",
+                        lambda s: s["cells"][index]["count"] not in (None, old)
+                        and not s["cells"][index]["running"],
+                        timeout, lambda s: f"its execution count is {s['cells'][index]['count']} "
+                                           f"and the kernel is {s['kernel']!r}")
+        return self.wait_for_run(timeout, cells={index})
+
+    def type_into_cell(self, index, text):
+        """Replace a code cell's text from the keyboard, as a learner writing a gap. Returns the
+        source the notebook now holds, for the caller to compare with `text`."""
+        cell = self.cell(index)
+        cell.scroll_into_view_if_needed()
+        cell.locator(".cm-content").first.click()
+        self.page.keyboard.press("Control+a")
+        self.page.keyboard.press("Delete")
+        # insert_text is what a paste or an IME does: the editor takes the text as it is,
+        # without the auto-indent and bracket-closing that key-by-key typing would add.
+        self.page.keyboard.insert_text(text)
+        self.page.keyboard.press("Escape")
+        return self.state()["cells"][index]["source"]
+
+    def screenshot(self, name, locator=None):
+        """Save a screenshot of the page (or of `locator`) as NN-name.png; return its path."""
+        if self.screenshots is None:
+            return None
+        self.screenshots.mkdir(parents=True, exist_ok=True)
+        path = self.screenshots / f"{len(self.shots) + 1:02d}-{name}.png"
+        (locator or self.page).screenshot(path=str(path))
+        self.shots.append(path)
+        return path
