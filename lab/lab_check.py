@@ -54,7 +54,7 @@ def parse(argv):
 def run_worker(args, labs, start):
     """Yield the worker's messages from test number `start` on; a dict with "timeout" when one
     test overran, after which the worker is gone."""
-    command = [sys.executable, "-m", "lab.checks.worker", os.path.abspath(args.harness),
+    command = [sys.executable, "-P", "-m", "lab.checks.worker", os.path.abspath(args.harness),
                str(args.lesson), ",".join(map(str, labs)), str(start)]
     if args.tests:
         command.append(os.path.abspath(args.tests))

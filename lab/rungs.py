@@ -205,7 +205,19 @@ def _inline(text):
 
 
 def _paragraphs(text):
-    return "".join(f"<p>{_inline(p.strip())}</p>" for p in re.split(r"\n\s*\n", text.strip()) if p.strip())
+    """Paragraphs split by blank lines; a paragraph whose lines all start with four spaces is
+    shown as it is written, in a monospaced block."""
+    out = []
+    for block in re.split(r"\n[ \t]*\n", text.strip("\n")):
+        if not block.strip():
+            continue
+        lines = block.splitlines()
+        if all(line.startswith("    ") for line in lines):
+            code = "\n".join(line[4:] for line in lines)
+            out.append(f"<pre>{html.escape(code, quote=False)}</pre>")
+        else:
+            out.append(f"<p>{_inline(block.strip())}</p>")
+    return "".join(out)
 
 
 def _plain(text):
@@ -513,7 +525,7 @@ class HintLadder(_Box):
         self.buttons, self.bodies = [], []
         for level, (name, text) in enumerate(spec.levels, start=1):
             button = widgets.Button(description=f"Hint {level}: {name}")
-            button.on_click(lambda _, level=level: self.open(level))
+            button.on_click(lambda _, level=level: self.open_level(level))
             body = widgets.HTML(_paragraphs(text))
             _classes(body, "lab-hint-body", f"lab-hint-body-{level}")
             self.buttons.append(button)
@@ -530,7 +542,7 @@ class HintLadder(_Box):
         self.opened = int(_load(self.lesson)["hints"].get(str(spec.lab), 0) or 0)
         self._render()
 
-    def open(self, level):
+    def open_level(self, level):
         """Open hint `level` (1, 2 or 3), as its button does; the levels before it open too."""
         self.opened = max(self.opened, min(int(level), 3))
         _save(self.lesson, "hints", self.spec.lab, self.opened)

@@ -191,9 +191,10 @@ def _check_stage(stage):
         raise StarterError(f"lesson {stage.lesson} has {labs} lab{'s' if labs > 1 else ''}, so there is no lab {stage.lab}")
 
 
-def text_at(stage):
+def text_at(stage, solved=False):
     """The whole harness.py at `stage`: the start of a lab (given parts marked, gaps as spec
-    blocks) or the end of a lesson (everything written, no markers)."""
+    blocks) or the end of a lesson (everything written, no markers). With `solved`, a lab's
+    starter has the reference's answers where its gaps are, and nothing else changes."""
     _check_stage(stage)
     now = stage.key()
     imports, out = [], []
@@ -227,7 +228,9 @@ def text_at(stage):
                     raise StarterError(f"{unit.name} as lesson {step.lesson} leaves it is not written yet "
                                        f"(harness/earlier/lesson{step.lesson:02d}.py)")
                 text = older[unit.name]
-            if at_this_lab and step.kind == "spec":
+            if at_this_lab and solved and step.kind in ("spec", "gap"):
+                text = _strip_markers(text)
+            elif at_this_lab and step.kind == "spec":
                 text = textwrap.indent(gap_text(unit.name, step.lesson).rstrip("\n"), indent)
             elif at_this_lab and step.kind == "gap":
                 text = _fill_gap(text, gap_text(unit.name, step.lesson))

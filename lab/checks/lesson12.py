@@ -449,7 +449,11 @@ def twenty_prompts_under_the_wall(ns):
              "without raising, nothing is appended for it, and every prompt is still put to the model.")
 def failing_summariser_costs_nothing(ns):
     summaries = lab.ScriptedModel([lab.forever(lambda request: lab.fail("503 overloaded"))], max_calls=40)
-    ws, log, h, agent, compactions, invalid, replies = long_session(ns, summaries, prompts=12)
+    try:
+        ws, log, h, agent, compactions, invalid, replies = long_session(ns, summaries, prompts=12)
+    except RuntimeError as error:
+        raise Failed(f"maybe_compact raised RuntimeError ({error}) when the summary call failed, so the "
+                     "user's prompt was never sent; compact should return False instead") from None
     entries = log.entries()
     written = [e for e in entries if e["type"] == "compaction"]
     expect(compactions == 0, f"maybe_compact returned True {plural(compactions, 'time')}, though every summary call failed")
@@ -532,7 +536,11 @@ def compact_after_a_failed_summary(ns):
     rows = harness.SessionLog(ws, "session.jsonl").rows()
     for script in ([lab.fail("503 overloaded")], [lab.say("")]):
         model = lab.ScriptedModel(script, max_calls=5)
-        done = ns.compact(log, model, keep_recent_tokens=sum(sizes(rows)[-2:]))
+        try:
+            done = ns.compact(log, model, keep_recent_tokens=sum(sizes(rows)[-2:]))
+        except RuntimeError as error:
+            raise Failed(f"compact let the failed summary call's RuntimeError ({error}) escape; it should "
+                         "return False so that the user's prompt still goes ahead") from None
         expect(done is False, f"when the summary call fails, compact should return False; it returned {done!r}")
         expect(ws.read_text("session.jsonl") == before,
                "compact wrote to the log although the summary call failed; it must append nothing")

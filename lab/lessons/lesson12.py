@@ -45,11 +45,11 @@ RUNGS = (
                    "That is the paid-once picture. The model holds nothing from one call to the "
                    "next, so anything it should still know has to travel in every later request."),
             Option("Sent 19 times but paid for once, because the provider has seen it already.",
-                   "That puts the memory at the provider. [general] Many providers do give a "
-                   "discount on a prefix they cached a short while ago, but it is a discount on "
-                   "the price, not on the size. The providers we know of still bill cached "
-                   "tokens, at a lower rate, and a cached prefix still uses up its whole share "
-                   "of the request's limit."),
+                   "That credits the provider with remembering your session. [general] Plenty of "
+                   "providers charge less for a prefix they cached recently. What shrinks is "
+                   "the rate, never the token count: as far as we know every such provider "
+                   "still bills those tokens, only more cheaply, and a cached prefix takes up "
+                   "just as much of the request's limit as an uncached one."),
             Option("19 times: it rides along in every request made after it arrived.",
                    "There were twenty requests, and only the first one went out before the file "
                    "had been read.",
@@ -75,8 +75,8 @@ RUNGS = (
         title="What to throw away when the list reaches the wall",
         options=(
             Option("The oldest messages: keep only the newest six.",
-                   "Cutting by age assumes that old means unimportant, and the oldest message "
-                   "here is the one that says what the whole job is for. A rule that counts "
+                   "Cutting by age assumes that old means unimportant, yet message 1 is where "
+                   "the purpose of the entire job was stated. A rule that counts "
                    "messages can also stop anywhere at all, between a call and its result "
                    "included. [general] After the lesson 10 repair, the list this leaves starts "
                    "with an assistant message, and some providers refuse that too."),
@@ -98,9 +98,9 @@ RUNGS = (
         title="What to append so that tomorrow's replay comes up compacted",
         nudge="The summary's text is one part of it. How will whoever reads the file know which "
               "old lines that summary stands in for?",
-        model_answer="Append one line of a new kind. It is not a message: it is an instruction "
-                     "to whoever reads the file, saying that the lines before a given id are to "
-                     "be read as this summary. So it carries two things, the summary and the id "
+        model_answer="Append one line of a new kind. Rather than a message, think of it as a note "
+                     "addressed to the reader of the file, saying that the lines before a given "
+                     "id are to be read as this summary. So it carries two things, the summary and the id "
                      "of the first line to keep word for word.\n\n"
                      "`replay()` learns one rule for it: on meeting such a line, it swaps the "
                      "messages gathered so far for the summary followed by the ones from that id "
@@ -109,10 +109,11 @@ RUNGS = (
             ("\"Rewrite the file as the summary plus the recent messages.\"",
              "That reopens lesson 11's crash window, and it is worse: if the summary turns out "
              "poor, the text it was made from no longer exists."),
-            ("\"Append the summary as an ordinary user message.\"",
-             "Then replay returns all 32 messages and one more. The new line has to say where "
-             "word-for-word reading starts, and that is the job of first_kept_id."),
-            ("\"Leave the log alone and keep the short list in a second file.\"",
+            ("\"Add the summary to the log as one more user message.\"",
+             "replay() would then hand back 33 messages: the 32 old ones plus the summary. The "
+             "new line has to say where word-for-word reading starts, and that is the job of "
+             "first_kept_id."),
+            ("\"Don't touch the log; write the shortened list to another file.\"",
              "Now two files each claim to be the session. Lesson 2 kept a second copy of the "
              "tool calls, and you saw what happened on the day the copies disagreed."),
         ),
@@ -155,9 +156,9 @@ RUNGS = (
                    right=True),
             Option("It accepts: the summary says the read happened, so the result has "
                    "something to answer.",
-                   "That asks a sentence to do the job of a toolCall block. Lesson 2: prose is "
-                   "not protocol. A result is matched to its call by id, and a summary has no "
-                   "ids in it."),
+                   "That asks a sentence to do the job of a toolCall block. As lesson 2 showed, "
+                   "protocol is not prose: results find their calls by id, and a summary "
+                   "carries none."),
             Option("It never sees the problem: lesson 10's repair runs before every request "
                    "and fixes it.",
                    "The repair does run, and it does avoid the 400: by throwing the result away. "
@@ -179,8 +180,8 @@ RUNGS = (
               7: "e7 lies behind where the walk stopped, so the tail would be bigger than the "
                  "budget, and it is a result whose call, in e6, would be cut off.",
               8: "e8 is the result for c3. Its call is in e6, which the summary would swallow.",
-              9: "e9 satisfies a provider, but it is the last sentence of an answer whose "
-                 "question and evidence would be cut away.",
+              9: "e9 would satisfy a provider, but it is the closing sentence of a reply, and "
+                 "the prompt it answers and the results it rests on would be summarised away.",
               11: "e11 is the answer to the prompt in e10; starting there splits a question "
                   "from its answer."},
     ),
@@ -190,10 +191,11 @@ RUNGS = (
         options=(("0", True),
                  ("an index in the middle, on a user message", False),
                  ("len(rows)", True)),
-        right="A cut at 0 summarises nothing, and an entry that summarises nothing gains nothing. "
-              "A cut at len(rows) keeps nothing, and an entry that keeps nothing is option (b) "
-              "from the start of the lesson: a summary on its own. Neither earns an entry. Say no "
-              "to both before any model is asked for a summary.",
+        right="With the cut at 0 there is nothing before it to summarise, so the entry would buy "
+              "you nothing. With the cut at len(rows) there is nothing after it to keep, so the "
+              "entry would turn the session into a bare summary, which was option (b) in the "
+              "opening. Neither earns an entry. Say no to both before any model is asked for a "
+              "summary.",
         wrong="Ask two things of each answer: what would the entry summarise, and what would it "
               "keep word for word? If either is nothing, writing the entry is a mistake.",
     ),
@@ -202,32 +204,34 @@ RUNGS = (
         title="What comes back when the summary is asked for like a prompt",
         options=(
             Option("A summary: the newest message asks for one.",
-                   "That counts on the model to tell your instruction apart from the "
-                   "conversation it sits in. Both come down one channel, a list of messages, "
-                   "and a list of messages reads as a conversation to carry on. Lesson 1 laid "
-                   "this down; lesson 14 is where it turns dangerous."),
-            Option("More conversation: the model carries on as the agent it was told to be.",
+                   "That counts on the model to separate your instruction from the "
+                   "transcript around it. Instruction and transcript arrive by the same route, "
+                   "as messages in a list, and such a list looks like a dialogue waiting for "
+                   "its next reply. Lesson 1 laid this down; lesson 14 is where it turns "
+                   "dangerous."),
+            Option("More conversation: it keeps playing the agent its system prompt describes.",
                    "Everything in the request says: you are an assistant with tools, partway "
                    "through a job. So that is what it is.",
                    right=True),
             Option("A summary, and a cheap one, because the provider has read this "
                    "conversation before.",
-                   "The model kept nothing, so a summary of the whole conversation means sending "
-                   "the whole conversation once more, and the lab bills every token of it. "
-                   "[general] A provider that caches prefixes may charge less for the part it "
-                   "saw a moment ago. It is still sent, it still counts toward the limit, and it "
-                   "is still not free."),
+                   "Nothing was kept between calls, so to summarise everything the model must be "
+                   "sent everything again, and the lab charges for every token. [general] A "
+                   "provider with a prefix cache may charge less for what it read a moment "
+                   "before; those tokens travel all the same, count toward the limit all the "
+                   "same, and cost something all the same."),
         ),
     ),
     Choice(
         id="live-list",
         title="How the running harness catches up with a new compaction entry",
         options=(
-            Option("Edit the live list to match: the summary first, then a slice from the "
-                   "first kept message on.",
+            Option("Patch the list in memory: put the summary at the front and slice off "
+                   "everything before the first kept message.",
                    "That writes the replay rule a second time, in memory, and relies on the two "
                    "copies agreeing from now on. It can be done correctly today. The cell below "
-                   "shows an ordinary way it goes wrong: the live list has no ids to slice by."),
+                   "shows an everyday way to get it wrong: nothing in the live list carries an "
+                   "id, so the slice has to guess."),
             Option("Replay the log and hand the harness what comes out, between prompts.",
                    "One rule, kept in one place, used by this process and by tomorrow's.",
                    right=True),
@@ -242,38 +246,40 @@ RUNGS = (
         title="What becomes of the prompt when the summary call fails",
         options=(
             Option("Raise: compaction failed, and somebody ought to know.",
-                   "Somebody ought to know, yes, and a log line or an event tells them without "
-                   "eating the prompt. Lesson 11's saver had to be loud, because silence there "
-                   "loses data. Silence here loses nothing: every line is still in the file, "
-                   "and there is another chance before the next prompt."),
-            Option("Write the entry anyway with whatever came back: a thin summary beats none.",
+                   "Somebody ought to know, yes, and a log line or an event tells them while "
+                   "the prompt goes ahead. Lesson 11's saver had to be loud because keeping "
+                   "quiet there meant lost data. Keeping quiet here costs nothing: the file "
+                   "still holds every line, and the next prompt brings another try."),
+            Option("Append the entry regardless, with whatever text the call returned: some "
+                   "summary is better than no summary.",
                    "That pretends the call worked. The entry is permanent, and from then on it "
                    "stands in for everything before the cut."),
             Option("Skip the compaction, append nothing, and send the prompt.",
-                   "The session carries on a little fuller than you wanted, and there is another "
-                   "chance before the next prompt.",
+                   "The session goes on somewhat fuller than you would like, and the next prompt "
+                   "brings another try.",
                    right=True),
         ),
     ),
     Open(
         id="colleague",
         title="What compaction did to the file, and to what is sent",
-        nudge="How many lines did the file hold before and after? What does replay() do "
-              "differently now?",
-        model_answer="Nothing was deleted. One line was appended, and it changes how the lines "
-                     "before it are read: up to a certain id, as a summary; from that id on, word "
-                     "for word.\n\n"
+        nudge="Count the file's lines before and after. What has changed in the way replay() "
+              "reads them?",
+        model_answer="Nothing was deleted. One line was appended, and it changes how the earlier "
+                     "lines are read: those before a certain id through a summary, the rest "
+                     "exactly as written.\n\n"
                      "It is lesson 10's \"the record is not the view\" one level up: the file keeps "
                      "everything that happened, and the list in the harness is computed from it.",
         common=(
-            ("\"It deletes the old messages and keeps a summary of them.\"",
-             "Count the lines: 166 after forty prompts, and none of them changed. If a summary "
-             "is bad, the text it was made from is still there."),
-            ("\"It shrinks the log.\"",
-             "The log grew. What shrank is what is read out of it and sent."),
-            ("\"The summary replaces the history.\"",
-             "Only in the view, and never on its own: it stands in front of a tail kept word "
-             "for word, cut where a user prompt begins. A summary on its own was option (b)."),
+            ("\"Old messages get thrown out and a summary is kept instead.\"",
+             "After the forty-file run the file has 166 lines and not one was altered. A poor "
+             "summary loses nothing for good: its source text is all still on disk."),
+            ("\"It makes the log smaller.\"",
+             "The log got longer. The part that got smaller is the list read out of it and "
+             "sent to the model."),
+            ("\"The summary takes the place of the history.\"",
+             "Only in the view, and never alone: a tail of exact messages follows it, and that "
+             "tail starts where the user last spoke. A lone summary was option (b)."),
         ),
     ),
     Choice(
@@ -282,9 +288,9 @@ RUNGS = (
         optional=True,
         options=(
             Option("Count the transcript's characters and divide by four. Close enough.",
-                   "It costs nothing and always gives the same answer, and it counts low: it "
-                   "never sees the system prompt, the tool definitions or the JSON wrapped round "
-                   "each message. Lesson 2: tool definitions travel in every request, and here "
+                   "It costs nothing and always gives the same answer, and it counts low: the "
+                   "system prompt, the tool definitions and the JSON framing of every message "
+                   "are all invisible to it. Lesson 2: tool definitions travel in every request, and here "
                    "too they are not free."),
             Option("Read usage on the newest reply: the provider counted exactly.",
                    "Exactly, for the request it measured. The tool results and the prompt added "
@@ -302,12 +308,12 @@ RUNGS = (
         optional=True,
         options=(
             Option("It fires again, and again.",
-                   "The figure describes a request made before the compaction, and it is still "
-                   "the newest figure there is.",
+                   "The figure belongs to a request sent before the compaction, and no request "
+                   "since has produced a newer one.",
                    right=True),
             Option("Nothing: after compacting, the usage reflects the shorter list.",
-                   "Usage is stored on a message and describes the request that produced that "
-                   "message. Nothing recomputes it when the view changes."),
+                   "A usage figure lives on one message and measures the request that message "
+                   "came back from. Changing the view does not recompute it."),
             Option("Nothing: the message that carried that figure was deleted.",
                    "Compaction deletes nothing, and this message sits in the kept tail anyway."),
         ),
@@ -315,27 +321,28 @@ RUNGS = (
     Open(
         id="exact-error",
         title="Getting back exact text after a compaction",
-        nudge="Where is the exact text now? Who can reach it, and with what?",
-        model_answer="As things stand the model sees the summary and the tail. If the summary "
-                     "kept the error, the model can quote it; that is why SUMMARY_SYSTEM asks "
-                     "for exact file paths and errors. If it did not, the agent can run the tests "
-                     "again, paying for a tool call with no promise that today's error is the "
-                     "first one, or it can say that it no longer has the text. What it must not "
-                     "do is what lesson 2's model did: write a plausible one.\n\n"
-                     "A harness can offer more, because nothing was deleted: line e3 is still in "
-                     "session.jsonl. A tool that searches the session's own log would let the "
-                     "agent fetch the exact text when it needs it, and pay only then. The user "
-                     "could be shown the whole history, which the file still holds. A harness "
-                     "that had deleted the line could offer neither.",
+        nudge="Where does the exact text live now, and who could get at it, using what?",
+        model_answer="Today the model is shown two things: the summary and the kept tail. "
+                     "When the summary held on to the error, the model can quote it, which is "
+                     "the reason SUMMARY_SYSTEM asks it to keep exact paths and errors. When it "
+                     "did not, the agent may rerun the tests, at the cost of a tool call and "
+                     "with no guarantee that the error now matches the one from back then; or "
+                     "it may admit the text is gone from its view. The one thing it must never "
+                     "do is invent a believable error, as lesson 2's model did.\n\n"
+                     "The harness could do better, and only because it deleted nothing: e3 still "
+                     "sits in session.jsonl. Give the agent a tool for searching its own session "
+                     "log and it can pull up exact text on demand, paying for it only then. The "
+                     "user, too, could page through the full history on disk. Had the line been "
+                     "deleted, neither would be possible.",
         common=(
-            ("\"Nothing. It was compacted away.\"",
-             "Away from the view. The record still has it, and the record is a file your tools "
-             "can read."),
-            ("\"The model still knows it: it read that output once.\"",
-             "It knows what this request shows it, and this request shows a summary."),
-            ("\"Make the summary keep everything important.\"",
-             "Nobody knows in advance what will turn out to matter. A summary is a bet, and the "
-             "log is what makes it safe to lose one."),
+            ("\"Nothing: compaction threw it away.\"",
+             "It left the view, not the record, and the record is a file that tools can open."),
+            ("\"The model read that output earlier, so it remembers.\"",
+             "A model only has what the current request contains, and this one contains a "
+             "summary."),
+            ("\"Write summaries that keep everything that matters.\"",
+             "What will matter later cannot be known now. Every summary is a wager; keeping the "
+             "log is what lets you lose one without harm."),
         ),
     ),
 )
@@ -343,50 +350,57 @@ RUNGS = (
 HINTS = {
     1: Hints(
         lab=1,
-        question="In \"Who writes the summary?\" the model had three reasons to carry on the "
-                 "conversation: who it was told it is, whose move it was, and what it could do. "
-                 "`model.complete(system, messages, tools)` has three arguments. Which argument "
-                 "takes away which reason?",
-        approach="Make one string: the opening tag on a line of its own, the rendered "
-                 "conversation, the closing tag on a line of its own. Send that string as a "
-                 "user message, the only message, with the summary's system prompt and an "
-                 "empty tool list. Append nothing to `messages`, and keep `run_agent` out of it: "
-                 "this is a question put to a model, not a step of the agent.\n\n"
-                 "Then look at the reply before you trust it. There are two ways it can be no "
-                 "good.",
-        outline="`wrapped` = a user message whose text is three parts joined by newlines: "
-                "`<conversation>`, `render(messages)`, `</conversation>`.\n\n"
-                "`reply` = one `model.complete(SUMMARY_SYSTEM, [wrapped], [])`.\n\n"
-                "`summary` = the reply's text with white space trimmed from both ends.\n\n"
-                "If the reply's `stop_reason` is `\"error\"`, or `summary` is empty, raise "
-                "`RuntimeError` and say why (the reply's `error_message` helps). Otherwise "
-                "return `summary`.",
+        question="Go back to \"Who writes the summary?\". Three things in that request pushed the "
+                 "model to keep chatting: the identity its system prompt gave it, a list that "
+                 "made the next reply its turn, and tools it could use. Now look at the "
+                 "signature `model.complete(system, messages, tools)`. Which argument can you "
+                 "use against which push?",
+        approach="Quote the conversation instead of continuing it. Put `<conversation>`, the "
+                 "rendered transcript and `</conversation>` on separate lines of a single "
+                 "string, and make that string the text of the one and only message you send. "
+                 "Pair it with SUMMARY_SYSTEM and with no tools at all. `messages` stays "
+                 "untouched, and `run_agent` has no part in this: you are asking a model one "
+                 "question, not taking an agent step.\n\n"
+                 "Before returning, inspect what came back. A reply can fail you in two "
+                 "different ways.",
+        outline="1. `wrapped` is `user_message(...)` of the three pieces joined with `\"\\n\"`: "
+                "the opening tag, `render(messages)`, the closing tag.\n\n"
+                "2. `reply` comes from a single `model.complete(SUMMARY_SYSTEM, [wrapped], [])`.\n\n"
+                "3. `summary` is `text_of(reply).strip()`.\n\n"
+                "4. When `reply[\"stop_reason\"] == \"error\"` or `summary` is the empty "
+                "string, raise `RuntimeError` with a reason (use `error_message` when the reply "
+                "has one). In every other case, return `summary`.",
     ),
     2: Hints(
         lab=2,
-        question="One question for each gap. `find_cut`: if the tail must never grow past the "
-                 "budget, which way is the cut allowed to move? `rows()`: when the loop meets a "
-                 "compaction entry, which of the rows gathered so far survive, and what goes in "
-                 "front of them? `compact`: if it returns False, what must be true of the file?",
-        approach="`find_cut`: search from the cut to the end for a user message and stop at the "
-                 "first one. Only when there is none, step the cut forward while it sits on a "
-                 "tool result.\n\n"
-                 "`rows()`: build the list one entry at a time. A message entry adds a row. A "
-                 "compaction entry replaces what you have built so far: find `first_kept_id` "
-                 "among the ids gathered, keep the rows from there on (none if it is missing), "
-                 "and put the summary row in front. Return a list, not a generator.\n\n"
-                 "`compact`: get the rows, get the cut, turn down both ends before any model "
-                 "call, summarise the messages before the cut with the failure caught, then "
-                 "append once.",
-        outline="`rows()`: start from an empty list. For each entry: a message appends "
-                "`(entry id, message)`; a compaction computes `kept` = the rows from the one whose "
-                "id is `first_kept_id` (or none), then sets rows to `[(the entry's id, "
-                "user_message(\"Previous conversation summary:\\n\" + its summary))] + kept`.\n\n"
-                "`compact()`: if the cut is 0 or `len(rows)`, return False without asking the "
-                "model. Summarise the messages of `rows[:cut]`; on `RuntimeError` return False "
-                "with nothing appended. Then `log.append_compaction(summary, rows[cut][0])` and "
-                "return True.\n\n"
-                "That id is `rows[cut][0]`, not `f\"e{cut + 1}\"`: after one compaction, ids and "
-                "positions stop matching.",
+        question="A question for each gap. `find_cut`: the kept tail can never be allowed to "
+                 "exceed its budget, so in which direction may the cut travel? `rows()`: at a "
+                 "compaction entry, which rows already collected live on, and what is placed "
+                 "ahead of them? `compact`: whenever it answers False, what has to hold for the "
+                 "file on disk?",
+        approach="`find_cut`: scan forward from `cut`, up to the last row, for the first user "
+                 "message, and return its index. If the scan finds none, advance `cut` for as "
+                 "long as the row under it is a tool result.\n\n"
+                 "`rows()`: go through `self.entries()` in order, keeping a list. Message "
+                 "entries are appended to it. A compaction entry throws away the front of that "
+                 "list: locate `first_kept_id` among the collected ids, keep what starts there "
+                 "(or nothing, if the id is absent), and stand the summary row ahead of it. "
+                 "Hand back a real list.\n\n"
+                 "`compact`: rows, then cut; refuse 0 and `len(rows)` before the model is ever "
+                 "called; summarise `rows[:cut]`'s messages inside a `try`; then exactly one "
+                 "append.",
+        outline="`rows()`:\n\n"
+                "    rows = []\n"
+                "    for each entry:\n"
+                "        message    -> rows.append((id, message))\n"
+                "        compaction -> kept = rows from the row with id first_kept_id on, or []\n"
+                "                      rows = [(entry id, user_message(PREFIX + summary))] + kept\n\n"
+                "where PREFIX is the protocol string `\"Previous conversation summary:\\n\"`.\n\n"
+                "`compact()`: cut in (0, len(rows)) means return False, model untouched. "
+                "`summarize(model, messages of rows[:cut])`, and on `RuntimeError` return False "
+                "with the file as it was. Otherwise `log.append_compaction(summary, "
+                "rows[cut][0])`, return True.\n\n"
+                "Why `rows[cut][0]` and never `f\"e{cut + 1}\"`: once a compaction has "
+                "happened, a row's id and its position are different numbers.",
     ),
 }

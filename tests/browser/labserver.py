@@ -6,8 +6,9 @@ names what went wrong and ends with the last lines of the log that explains it:
 
 - `ensure_chromium()`: Debian's `chromium` at /usr/bin/chromium, installed with apt-get when it is
   missing (never a downloaded browser build, never `playwright install`).
-- `JupyterLab`: `jupyter lab` from the project's .venv, as the README's `make lab` runs it, but on a
-  free loopback port, over a directory of our own, with a token-less test config and JupyterLab
+- `JupyterLab`: the command the README's `make lab` runs (read from `make -n lab`, so the two
+  cannot drift apart), from the repository's root, with its --notebook-dir pointed at a directory
+  of the test's own, on a free loopback port, with a token-less test config and JupyterLab
   settings of its own (windowing off, no news). Every Jupyter directory (config, data, runtime,
   settings, workspaces, IPython) is a fresh one under the server's home, so nothing on the machine
   leaks in and nothing the test does leaks out.
@@ -17,6 +18,7 @@ names what went wrong and ends with the last lines of the log that explains it:
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -59,7 +61,9 @@ TEST_SETTINGS = {
 }
 
 # The token-less server config: Galata's (jupyterlab.galata.configure_jupyter_server), minus its
-# fixed port and its test-helper extension, so that what runs is what a learner runs.
+# fixed port and its test-helper extension, so that what runs is what a learner runs. It is the
+# user-level jupyter_server_config.py of the server's own JUPYTER_CONFIG_DIR, so any --config that
+# `make lab` passes is still read, and wins where both set something.
 SERVER_CONFIG = """\
 # Written by tests/browser/labserver.py. For tests only: it switches off every protection.
 c.IdentityProvider.token = ""
@@ -73,6 +77,26 @@ c.LabApp.expose_app_in_browser = True          # window.jupyterapp, for waits an
 c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"
 c.LabApp.news_url = None
 """
+
+
+def make_lab_command():
+    """The command `make lab` runs, as a list, read from `make -n lab` in the repository.
+
+    Relative paths in it are relative to the repository's root, where the server is started."""
+    try:
+        done = subprocess.run(["make", "--no-print-directory", "-n", "-s", "lab", "ARGS="],
+                              cwd=REPO, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SetupFailed(f"could not ask make what `make lab` runs: {exc}") from None
+    lines = [l for l in done.stdout.splitlines() if " lab" in l and "jupyter" in l]
+    if done.returncode != 0 or not lines:
+        raise SetupFailed("`make -n lab` shows no `jupyter lab` command (exit code "
+                          f"{done.returncode}):\n{done.stdout}{done.stderr}")
+    command = shlex.split(lines[-1])
+    if not any(a.startswith("--notebook-dir=") for a in command):
+        raise SetupFailed(f"`make lab` runs {lines[-1]!r}, which has no --notebook-dir=; the "
+                          "browser test needs one to point at its copy of the lesson.")
+    return command
 
 
 class SetupFailed(RuntimeError):
@@ -149,9 +173,10 @@ class JupyterLab:
     settings, every Jupyter directory and the log (`home/jupyterlab.log`).
     """
 
-    def __init__(self, root, home, settings=TEST_SETTINGS, extra_args=()):
+    def __init__(self, root, home, settings=TEST_SETTINGS, extra_args=(), extra_config=""):
         self.root, self.home = Path(root), Path(home)
         self.settings, self.extra_args = settings, list(extra_args)
+        self.extra_config = extra_config
         self.log = self.home / "jupyterlab.log"
         self.port = None
         self.process = None
@@ -167,8 +192,8 @@ class JupyterLab:
             path = self.home / "settings" / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(values, indent=2) + "\n")
-        config = self.home / "jupyter_server_test_config.py"
-        config.write_text(SERVER_CONFIG)
+        (self.home / "config" / "jupyter_server_config.py").write_text(
+            SERVER_CONFIG + self.extra_config)
         env = dict(os.environ)
         env.update({
             "JUPYTER_CONFIG_DIR": str(self.home / "config"),
@@ -185,24 +210,29 @@ class JupyterLab:
         env["PATH"] = f"{VENV / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         env["VIRTUAL_ENV"] = str(VENV)
         env.pop("PYTHONPATH", None)
-        return config, env
+        return env
 
-    def command(self, config):
-        # The README's `make lab` is `.venv/bin/jupyter lab --notebook-dir=notebooks`; this is the
-        # same program and the same flag, over the test's own directory.
-        return [str(JUPYTER), "lab", f"--notebook-dir={self.root}", f"--config={config}",
-                "--no-browser", f"--ServerApp.port={self.port}", *self.extra_args]
+    def command(self):
+        """`make lab`'s command, on the test's directory and port."""
+        command = [f"--notebook-dir={self.root}" if a.startswith("--notebook-dir=") else a
+                   for a in make_lab_command()]
+        return command + ["--no-browser", f"--ServerApp.port={self.port}", *self.extra_args]
 
     def start(self, timeout=60):
         if not JUPYTER.exists():
             raise SetupFailed(f"{JUPYTER} is missing: build the environment first (`make venv`).")
-        config, env = self._prepare()
+        env = self._prepare()
         self.port = free_port()
+        command = self.command()
         out = open(self.log, "w")
+        out.write(f"$ cd {REPO} && {shlex.join(command)}\n")
+        out.flush()
         try:
-            self.process = subprocess.Popen(self.command(config), stdout=out,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            cwd=self.root, env=env, start_new_session=True)
+            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, cwd=REPO, env=env,
+                                            start_new_session=True)
+        except OSError as exc:
+            raise SetupFailed(f"could not run {shlex.join(command)}: {exc}") from None
         finally:
             out.close()
         deadline = time.monotonic() + timeout

@@ -1,0 +1,97 @@
+"""lab/lab_check.py: one line per test, exit 0/1/2, and a sentence for every bad harness.py."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from lab import starters
+from lab.starters import Stage
+
+ROOT = Path(__file__).resolve().parents[1]
+CHECK = ROOT / "lab" / "lab_check.py"
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, str(CHECK), *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd or ROOT, timeout=120)
+
+
+def write(tmp_path, text, name="harness.py"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def solved(tmp_path):
+    return write(tmp_path, starters.text_at(Stage(12)))
+
+
+def test_the_reference_passes_with_one_line_per_test(tmp_path):
+    result = run("--harness", solved(tmp_path), "--lesson", "12")
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and result.stderr == ""
+    assert all(l.startswith("PASS  lab ") for l in lines[:-1])
+    assert lines[-1] == f"{len(lines) - 1} passed, 0 failed"
+
+
+def test_bad_usage_exits_2(tmp_path):
+    assert run("--lesson", "12").returncode == 2
+    missing = run("--harness", tmp_path / "nope.py", "--lesson", "12")
+    assert missing.returncode == 2
+    assert "there is no file" in missing.stderr and "--harness" in missing.stderr
+    other = run("--harness", solved(tmp_path), "--lesson", "3")
+    assert other.returncode == 2 and "lesson 3 has no lab tests" in other.stderr
+
+
+def test_a_file_that_does_not_parse(tmp_path):
+    result = run("--harness", write(tmp_path, "def summarize(:\n"), "--lesson", "12")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == "FAIL  harness.py does not parse: line 1: invalid syntax"
+
+
+def test_a_file_that_raises_on_import(tmp_path):
+    result = run("--harness", write(tmp_path, "import json\nraise KeyError('x')\n"), "--lesson", "12")
+    assert result.returncode == 1
+    assert "importing harness.py raised KeyError" in result.stdout and "line 2" in result.stdout
+
+
+def test_a_file_that_exits_on_import(tmp_path):
+    result = run("--harness", write(tmp_path, "import sys\nsys.exit(0)\n"), "--lesson", "12")
+    assert result.returncode == 1 and "raised SystemExit" in result.stdout
+
+
+def test_a_missing_name_is_named(tmp_path):
+    text = starters.text_at(Stage(12)).replace("def compact(", "def compact_later(")
+    result = run("--harness", write(tmp_path, text), "--lesson", "12", "--lab", "2")
+    assert result.returncode == 1 and "harness.py defines no compact" in result.stdout
+
+
+def test_a_loop_for_ever_is_stopped_and_the_rest_still_run(tmp_path):
+    text = starters.text_at(Stage(12)).replace(
+        '    document = user_message(', '    while True:\n        pass\n    document = user_message(', 1)
+    result = run("--harness", write(tmp_path, text), "--lesson", "12", "--timeout", "1")
+    assert result.returncode == 1
+    assert "did not finish within 1 s (an endless loop?)" in result.stdout
+    assert result.stdout.count("PASS  lab 2") >= 7
+
+
+def test_a_loop_at_import_is_stopped(tmp_path):
+    result = run("--harness", write(tmp_path, "while True:\n    pass\n"), "--lesson", "12", "--timeout", "1")
+    assert result.returncode == 1
+    assert "FAIL  importing harness.py did not finish within 1 s" in result.stdout
+
+
+def test_prints_from_the_learner_do_not_garble_the_report(tmp_path):
+    text = "print('hello from the learner')\n" + starters.text_at(Stage(12))
+    result = run("--harness", write(tmp_path, text), "--lesson", "12")
+    assert result.returncode == 0 and "hello" not in result.stdout
+
+
+def test_extra_tests_run_after_the_lessons(tmp_path):
+    extra = write(tmp_path, "def test_render_is_there(ns):\n    assert ns.summarize\n"
+                            "def test_wrong(ns):\n    from lab.checks import Failed\n"
+                            "    raise Failed('always')\n", name="tests.py")
+    result = run("--harness", solved(tmp_path), "--lesson", "12", extra)
+    assert result.returncode == 1
+    assert "PASS  extra  tests.py: test_render_is_there" in result.stdout
+    assert "FAIL  extra  tests.py: test_wrong -- always" in result.stdout
