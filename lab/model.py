@@ -54,6 +54,9 @@ def fail(text, partial=None):
     """
     if not isinstance(text, str):
         raise TypeError(f"fail() takes the error text as a string, not {type(text).__name__}.")
+    for block in partial or []:
+        if not isinstance(block, dict) or block.get("type") not in ("text", "toolCall"):
+            raise TypeError(f"fail() takes partial as blocks made by lab.text() or lab.call(), not {block!r}.")
     return {"role": "assistant", "content": list(partial or []), "stop_reason": "error",
             "error_message": text}
 

@@ -17,6 +17,15 @@ def _clean(path, what="path"):
     return posixpath.normpath(path)
 
 
+def _clean_new(path, what="path"):
+    """`path` cleaned, and checked to stay inside the workspace, for a file about to be created."""
+    clean = _clean(path, what)
+    if clean.startswith("/") or clean == ".." or clean.startswith("../") or clean == ".":
+        raise ValueError(f"Cannot create {path}: workspace paths are relative and stay inside it, "
+                         "like 'src/app.py'.")
+    return clean
+
+
 class Workspace:
     """A disk held in memory: a mapping from file paths ("src/a.py") to their text.
 
@@ -33,7 +42,7 @@ class Workspace:
         for path, text in dict(files or {}).items():
             if not isinstance(text, str):
                 raise TypeError(f"The contents of {path!r} must be a string, not {type(text).__name__}.")
-            self._disk[_clean(path)] = text
+            self._disk[_clean_new(path)] = text
         self.reads = []
 
     def __repr__(self):
@@ -74,7 +83,7 @@ class Workspace:
 
     def write_text(self, path, text):
         """Create the file `path`, or replace all of it, with `text`."""
-        clean = _clean(path)
+        clean = _clean_new(path)
         if not isinstance(text, str):
             raise TypeError(f"Cannot write {path}: the text must be a string, not {type(text).__name__}.")
         if self._is_dir(clean):
@@ -84,7 +93,7 @@ class Workspace:
 
     def append_text(self, path, text):
         """Add `text` to the end of the file `path`, creating the file if it is not there."""
-        clean = _clean(path)
+        clean = _clean_new(path)
         if not isinstance(text, str):
             raise TypeError(f"Cannot append to {path}: the text must be a string, not {type(text).__name__}.")
         if self._is_dir(clean):

@@ -171,6 +171,8 @@ def test_bad_scripts_are_refused_when_the_model_is_made():
         lab.ScriptedModel([], context_window=0)
     with pytest.raises(TypeError):
         lab.forever("not a function")
+    with pytest.raises(TypeError):
+        lab.fail("503", partial=["text"])
 
 
 def test_a_step_function_must_return_an_assistant_message():

@@ -101,3 +101,15 @@ def test_reboot_sees_the_disk_but_not_the_memory():
 
 def test_repr_has_no_address():
     assert repr(lab.Workspace({"a": ""})) == "Workspace(1 files)"
+
+
+def test_files_cannot_be_created_outside_the_workspace():
+    ws = lab.Workspace()
+    for path in ("/etc/passwd", "../up.txt", "."):
+        with pytest.raises(ValueError, match="relative"):
+            ws.write_text(path, "x")
+    with pytest.raises(ValueError):
+        lab.Workspace({"/abs.py": ""})
+    assert not ws.exists("/etc/passwd")
+    with pytest.raises(FileNotFoundError):
+        ws.read_text("/etc/passwd")

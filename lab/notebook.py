@@ -1,0 +1,114 @@
+"""Helpers that a lesson notebook's cells call. Each imports ipywidgets, matplotlib or IPython only
+when it is called, so `import lab` stays light.
+
+    lab.rung(12, "what-is-sent")    a question (lab/rungs.py)
+    lab.hints(12, lab=1)            a lab's hint ladder
+    lab.progress(12)                which questions are answered, which labs pass
+    lab.draw_log(log, 35, ...)      a figure drawn from a session log (lab/figures.py)
+    lab.show_diff("11", "12.1")     what changed between two harness.py files, readably
+    with lab.trying("summarize"):   a try-it cell that reports an unwritten gap in a sentence
+"""
+
+import contextlib
+import html
+import os
+import sys
+import traceback
+
+
+def rung(lesson, rung_id):
+    """Lesson `lesson`'s question `rung_id`, as a widget that remembers its answer."""
+    from lab import rungs
+    return rungs.rung(lesson, rung_id)
+
+
+def hints(lesson, lab):
+    """The three-level hint ladder of lab `lab` of lesson `lesson`."""
+    from lab import rungs
+    return rungs.hints(lesson, lab)
+
+
+def progress(lesson):
+    """Print which of the lesson's questions are answered and which of its labs pass."""
+    from lab import checkcell, rungs
+    for passed_lesson, passed_lab in sorted(getattr(checkcell, "PASSED", ())):
+        if passed_lesson == lesson:
+            rungs.record_lab(lesson, passed_lab, True)
+    rungs.progress(lesson)
+
+
+def draw_log(log, keep_recent_tokens, *, alt, title=None):
+    """Draw `log` (see lab.figures.log_figure), display it with `alt` as its text form, and
+    return what was drawn (a lab.figures.Plan)."""
+    from lab import figures
+    fig = figures.log_figure(log, keep_recent_tokens, title=title)
+    plan = fig.lab_plan
+    figures.show(fig, alt)
+    return plan
+
+
+_DIFF_STYLE = """<style>
+.lab-diff { font-family: var(--jp-code-font-family, monospace); font-size: 12px; line-height: 1.35;
+  border: 1px solid #d0d7de; border-radius: 4px; overflow-x: auto; margin: 4px 0; }
+.lab-diff div { white-space: pre; padding: 0 8px; }
+.lab-diff .lab-diff-add { background: #e6ffec; }
+.lab-diff .lab-diff-del { background: #ffebe9; }
+.lab-diff .lab-diff-hunk { background: #ddf4ff; color: #57606a; }
+.lab-diff .lab-diff-file { background: #f6f8fa; font-weight: 600; }
+.lab-starter pre { font-size: 12px; max-height: 30em; overflow: auto; }
+</style>"""
+
+
+def _diff_html(diff_text):
+    rows = []
+    for line in diff_text.splitlines():
+        if line.startswith(("+++", "---")):
+            kind = "lab-diff-file"
+        elif line.startswith("@@"):
+            kind = "lab-diff-hunk"
+        elif line.startswith("+"):
+            kind = "lab-diff-add"
+        elif line.startswith("-"):
+            kind = "lab-diff-del"
+        else:
+            kind = "lab-diff-same"
+        rows.append(f'<div class="{kind}">{html.escape(line, quote=False) or " "}</div>')
+    return "".join(rows)
+
+
+def show_diff(old, new):
+    """Display what changed from the harness at `old` to the harness at `new` ("11" is the end of
+    lesson 11, "12.1" the start of lesson 12's lab 1), coloured line by line, followed by the whole
+    file `new` names, folded away. The text form is the plain unified diff."""
+    from IPython.display import display
+    from lab import starters
+    a, b = starters.Stage.parse(old), starters.Stage.parse(new)
+    text = starters.diff(a, b)
+    whole = starters.text_at(b)
+    page = (f'{_DIFF_STYLE}<div class="lab-diff">{_diff_html(text)}</div>'
+            f'<details class="lab-starter"><summary>The whole harness.py this exercise starts '
+            f'from ({b}), {len(whole.splitlines())} lines</summary>'
+            f'<pre>{html.escape(whole, quote=False)}</pre></details>')
+    display({"text/html": page, "text/plain": text}, raw=True)
+
+
+@contextlib.contextmanager
+def trying(name):
+    """For a try-it cell: run the body, and if the learner's `name` is not written yet, or raises,
+    say so in a sentence instead of stopping "Run All". Under nbgrader it does not hide anything:
+    a try-it cell earns no points either way."""
+    try:
+        yield
+    except NotImplementedError:
+        print(f"{name} is not written yet: fill in its cell above, run it, then run this cell "
+              "again.")
+    except Exception as error:  # the learner's own code raised: say where, briefly
+        where = ""
+        for frame in reversed(traceback.extract_tb(error.__traceback__)):
+            if frame.filename.startswith("<") or "ipykernel" in frame.filename:
+                where = f" (in {frame.name}, line {frame.lineno} of its cell)"
+                break
+        print(f"{name} raised {type(error).__name__}: {error}{where}. Fix the cell above and run "
+              "both again.")
+        if os.environ.get("LAB_TRY_RAISES"):
+            raise
