@@ -1,0 +1,268 @@
+"""Make a lesson's notebook from its one source, and run it so that its outputs are real.
+
+    python -m lab.lessons build 12          write notebooks/12-....ipynb, executed
+    python -m lab.lessons build 12 --check  exit 1 if the committed notebook is stale
+    python -m lab.lessons learner 12 OUT    write the learner's copy (solutions and hidden tests
+                                            out, outputs cleared) to OUT, the way nbgrader does
+
+The source is lab/lessons/lessonNN.md: plain text cut into cells by lines that start with "%% ".
+What follows "%% " says what the cell is:
+
+    %% md                       a markdown cell (read-only)
+    %% code [id=ID] [tags=a,b]  a code cell (read-only), for demonstrations
+    %% try id=ID                a code cell the learner may edit; no nbgrader role
+    %% rung ID                  the question ID: the cell is lab.rung(N, "ID")
+    %% hints LAB                the hint ladder of lab LAB
+    %% diff OLD NEW             what changed between two harness.py files (lab.show_diff)
+    %% testlist LAB             markdown: the visible tests of lab LAB, from lab/checks
+    %% solution id=ID def=NAME  an nbgrader solution cell: the reference's definition NAME, its
+                                ### BEGIN/END SOLUTION markers kept (lab.starters.definition),
+                                with any text written under the header placed above it
+    %% tests id=ID points=P     an nbgrader autograder-tests cell worth P points
+
+Every cell gets a stable id (ID, or one made from its position) and nbgrader metadata: markdown
+and demonstrations locked, solutions unlocked, tests graded. The solution cells are never typed
+by hand: they are the reference harness's own text, so the notebook cannot drift from it.
+"""
+
+import copy
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+SOURCES = Path(__file__).resolve().parent
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+LANGUAGE = {"codemirror_mode": {"name": "ipython", "version": 3}, "file_extension": ".py",
+            "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
+            "pygments_lexer": "ipython3"}
+TIMEOUT = 120  # seconds per cell
+
+
+class SourceError(ValueError):
+    """The lesson source cannot be turned into a notebook; the message says where and why."""
+
+
+def _data(lesson):
+    import importlib
+    return importlib.import_module(f"lab.lessons.lesson{lesson:02d}")
+
+
+def source_path(lesson):
+    return SOURCES / f"lesson{lesson:02d}.md"
+
+
+def notebook_path(lesson):
+    return NOTEBOOKS / _data(lesson).NOTEBOOK
+
+
+def definition(name):
+    """The reference's text of `name` with its solution markers: what a solution cell holds.
+    One function, so the builder depends on lab.starters in one place only."""
+    from lab import starters
+    return starters.definition(name, markers=True).rstrip("\n")
+
+
+def _parse(text, lesson):
+    """[(header words, options dict, body, line number)] from the source text."""
+    cells, current = [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("%% "):
+            if current:
+                cells.append(current)
+            words = line[3:].split()
+            opts = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+            args = [w for w in words[1:] if "=" not in w]
+            current = [words[0], args, opts, [], number]
+        elif current is None:
+            if line.strip():
+                raise SourceError(f"{source_path(lesson).name}, line {number}: text before the first %% header")
+        else:
+            current[3].append(line)
+    if current:
+        cells.append(current)
+    return cells
+
+
+def _meta(kind, grade_id, points=None):
+    base = {"grade": False, "grade_id": grade_id, "locked": True, "schema_version": 3,
+            "solution": False, "task": False}
+    if kind == "solution":
+        base.update(locked=False, solution=True)
+    elif kind == "tests":
+        base.update(grade=True, points=int(points))
+    return {"nbgrader": base}
+
+
+def _testlist(lesson, lab):
+    from lab import checks
+    tests = checks.tests_for(lesson, lab, hidden=False)
+    hidden = checks.tests_for(lesson, lab, hidden=True)
+    lines = [f"**What the check cell tests** ({len(tests)} tests you can see; "
+             f"{len(hidden)} more edge cases run only when the notebook is graded):", ""]
+    lines += [f"{n}. {t.title}" for n, t in enumerate(tests, 1)]
+    return "\n".join(lines)
+
+
+def cells(lesson):
+    """The notebook's cells, made from the source: a list of nbformat cells, not yet run."""
+    path = source_path(lesson)
+    out, seen = [], set()
+    for kind, args, opts, body, number in _parse(path.read_text(encoding="utf-8"), lesson):
+        where = f"{path.name}, line {number}"
+        text = "\n".join(body).strip("\n")
+        cell_id = opts.get("id")
+        if kind == "md":
+            cell = nbformat.v4.new_markdown_cell(text)
+        elif kind == "testlist":
+            cell = nbformat.v4.new_markdown_cell(_testlist(lesson, int(args[0])))
+            cell_id = cell_id or f"lab{args[0]}-testlist"
+        elif kind in ("code", "try"):
+            cell = nbformat.v4.new_code_cell(text)
+        elif kind == "rung":
+            cell = nbformat.v4.new_code_cell(f'lab.rung({lesson}, "{args[0]}")')
+            cell_id = cell_id or f"rung-{args[0]}"
+        elif kind == "hints":
+            cell = nbformat.v4.new_code_cell(f"lab.hints({lesson}, lab={args[0]})")
+            cell_id = cell_id or f"lab{args[0]}-hints"
+        elif kind == "diff":
+            cell = nbformat.v4.new_code_cell(f'lab.show_diff("{args[0]}", "{args[1]}")')
+            cell_id = cell_id or f"diff-{args[0]}-{args[1]}".replace(".", "-")
+        elif kind == "solution":
+            if "def" not in opts or not cell_id:
+                raise SourceError(f"{where}: a solution cell needs id=... and def=...")
+            above = (text + "\n\n") if text else ""
+            cell = nbformat.v4.new_code_cell(above + definition(opts["def"]))
+        elif kind == "tests":
+            if "points" not in opts or not cell_id:
+                raise SourceError(f"{where}: a tests cell needs id=... and points=...")
+            cell = nbformat.v4.new_code_cell(text)
+        else:
+            raise SourceError(f"{where}: unknown cell kind {kind!r}")
+        cell_id = cell_id or f"c{len(out) + 1:03d}"
+        if cell_id in seen:
+            raise SourceError(f"{where}: the id {cell_id} is used twice")
+        seen.add(cell_id)
+        cell.id = cell_id
+        if kind != "try":
+            cell.metadata.update(_meta(kind, cell_id, opts.get("points")))
+        tags = [t for t in opts.get("tags", "").split(",") if t]
+        if tags:
+            cell.metadata["tags"] = tags
+        out.append(cell)
+    return out
+
+
+def notebook(lesson):
+    """The notebook, made from its source and not yet run."""
+    nb = nbformat.v4.new_notebook()
+    nb.nbformat_minor = 5
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE)}
+    nb.cells = cells(lesson)
+    return nb
+
+
+def execute(nb, cwd=NOTEBOOKS, env=None):
+    """Run `nb` top to bottom in a fresh kernel, in `cwd`, and return it with its outputs. Any
+    question answers it makes are kept in a throwaway directory, not beside the real notebook."""
+    from nbclient import NotebookClient
+    nb = copy.deepcopy(nb)
+    with tempfile.TemporaryDirectory() as answers:
+        saved = {k: os.environ.get(k) for k in ("LAB_RUNGS_DIR", "NBGRADER_EXECUTION")}
+        os.environ["LAB_RUNGS_DIR"] = answers
+        os.environ.pop("NBGRADER_EXECUTION", None)
+        if env:
+            os.environ.update(env)
+        try:
+            NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", store_widget_state=False,
+                           resources={"metadata": {"path": str(cwd)}}).execute()
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+    nb.metadata["language_info"] = copy.deepcopy(LANGUAGE)  # without the machine's Python version
+    nb.metadata.pop("widgets", None)
+    return nb
+
+
+def _sources(nb):
+    """What a notebook is made of, outputs aside: for the staleness check."""
+    return [(c.cell_type, c.get("id"), c.source, dict(c.metadata)) for c in nb.cells]
+
+
+def stale(lesson):
+    """"" if the committed notebook is what its source makes, else a sentence saying what differs."""
+    path = notebook_path(lesson)
+    if not path.exists():
+        return f"{path.relative_to(ROOT)} does not exist"
+    committed = nbformat.read(path, as_version=4)
+    fresh = _sources(notebook(lesson))
+    old = _sources(committed)
+    if len(old) != len(fresh):
+        return f"{path.name} has {len(old)} cells; its source makes {len(fresh)}"
+    for n, (a, b) in enumerate(zip(old, fresh)):
+        if a != b:
+            return f"{path.name}, cell {n} ({b[1]}) differs from what its source makes"
+    unrun = [c.id for c in committed.cells if c.cell_type == "code" and c.source.strip()
+             and c.execution_count is None]
+    if unrun:
+        return f"{path.name} has cells that were never run: {', '.join(unrun[:5])}"
+    return ""
+
+
+def build(lesson, run=True):
+    """Write the lesson's notebook, executed unless `run` is False. Returns its path."""
+    nb = notebook(lesson)
+    if run:
+        nb = execute(nb)
+    path = notebook_path(lesson)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.validate(nb)
+    path.write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
+    return path
+
+
+def learner_copy(nb):
+    """The learner's copy of a master notebook, made by nbgrader's own preprocessors, as
+    generate_assignment makes it: solutions become stubs, hidden tests go, outputs are cleared."""
+    from nbgrader.preprocessors import ClearHiddenTests, ClearOutput, ClearSolutions
+    nb = copy.deepcopy(nb)
+    resources = {}
+    for step in (ClearSolutions(), ClearHiddenTests(), ClearOutput()):
+        nb, resources = step.preprocess(nb, resources)
+    return nb
+
+
+def main(argv=None):
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m lab.lessons", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("build", help="make the lesson's notebook from its source and run it")
+    p.add_argument("lesson", type=int)
+    p.add_argument("--check", action="store_true", help="only say whether the notebook is stale")
+    p.add_argument("--no-run", action="store_true", help="write it without running it")
+    p = sub.add_parser("learner", help="write the learner's copy of the lesson's notebook")
+    p.add_argument("lesson", type=int)
+    p.add_argument("out")
+    args = parser.parse_args(argv)
+    if args.command == "learner":
+        nb = learner_copy(nbformat.read(notebook_path(args.lesson), as_version=4))
+        Path(args.out).write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
+        return 0
+    if args.check:
+        problem = stale(args.lesson)
+        print(problem or f"{notebook_path(args.lesson).name} is up to date with its source")
+        return 1 if problem else 0
+    print(build(args.lesson, run=not args.no_run).relative_to(ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
