@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import harness
 
-WIDTH = 10.0  # inches: about the width of a notebook's output area at 100 dpi
+WIDTH = 8.0  # inches: 880 pixels at 110 dpi, shown 800 wide, the width of a notebook's output area
 
 
 @dataclass
@@ -131,7 +131,7 @@ def log_figure(log, keep_recent_tokens, *, title=None):
     n = len(p.entries)
     small = n <= 24
     replay_unit = max(1.0, n / max(len(p.replay), 12))
-    height = 4.0 if small else 3.4
+    height = 3.7 if small else 3.5
     fig = Figure(figsize=(WIDTH, height), dpi=100)
     ax = fig.add_axes([0.02, 0.16, 0.96, 0.70 if title else 0.78])
     ax.set_xlim(-0.6 if small else -1, max(n, len(p.replay) * replay_unit) + (0.4 if small else 1))
@@ -139,7 +139,7 @@ def log_figure(log, keep_recent_tokens, *, title=None):
     ax.axis("off")
     file_y, replay_y, box_h = 2.0, 0.0, 0.8
 
-    def box(x, y, w, kind, dim=False, text=None, gid=None):
+    def box(x, y, w, kind, dim=False, text=None, gid=None, size=None):
         face = _COLOURS.get(kind, "#bbbbbb")
         alpha = (0.55 if kind == "compaction" else 0.28) if dim else 1.0
         patch = Rectangle((x, y), w, box_h, facecolor=face, edgecolor="white",
@@ -147,7 +147,7 @@ def log_figure(log, keep_recent_tokens, *, title=None):
         ax.add_patch(patch)
         if text:
             ax.text(x + w / 2, y + box_h / 2, text, ha="center", va="center",
-                    fontsize=8.5 if small else 7.5,
+                    fontsize=size or (8.5 if small else 7.5),
                     color="#222222" if dim else "white", linespacing=1.1)
 
     # The file: every line, oldest first. Nothing is ever removed from it.
@@ -186,9 +186,9 @@ def log_figure(log, keep_recent_tokens, *, title=None):
         x = j * replay_unit
         text = label if kind == "summary" else (f"{row_id}\n{label}" if small or replay_unit >= 3 else None)
         if kind == "summary":
-            text = f"summary\n(from {row_id})" if small else f"summary\n{row_id}"
+            text = f"summary\n{row_id}"
         box(x + 0.05 * replay_unit, replay_y, 0.9 * replay_unit, kind, False, text,
-            gid=f"replay-{row_id}")
+            gid=f"replay-{row_id}", size=(7.5 if kind == "summary" else None) if small else 6.8)
         # a thin connector from the line in the file to its place in the replay
         source = p.position(row_id)
         ax.plot([source + 0.5, x + 0.5 * replay_unit], [file_y - 0.02, replay_y + box_h + 0.02],
@@ -221,7 +221,7 @@ def log_figure(log, keep_recent_tokens, *, title=None):
     fig.legend(handles, ["user", "assistant", "tool result", "compaction / summary",
                          "in the file, read only through a summary",
                          f"budget's reach ({keep_recent_tokens} tokens)", "cut (find_cut)"],
-               loc="lower center", ncol=4, fontsize=8.5, frameon=False)
+               loc="lower center", ncol=3, fontsize=8.5, frameon=False)
     if title:
         fig.suptitle(title, fontsize=10, x=0.02, ha="left", y=0.97)
     fig.lab_plan = p  # for tests and curious readers: what was drawn
@@ -241,5 +241,5 @@ def show(fig, alt):
     from IPython.display import display
     data = base64.b64encode(png(fig)).decode("ascii")
     display({"image/png": data, "text/plain": alt}, raw=True,
-            metadata={"image/png": {"width": int(WIDTH * 96)}})
+            metadata={"image/png": {"width": int(WIDTH * 100)}})
     fig.clear()

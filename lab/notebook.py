@@ -102,6 +102,10 @@ def trying(name):
     except NotImplementedError:
         print(f"{name} is not written yet: fill in its cell above, run it, then run this cell "
               "again.")
+    except NameError as error:  # a cell above was not run in this kernel
+        missing = getattr(error, "name", None) or str(error)
+        print(f"{missing} is not defined yet: run the cells above this one first (Run > Run All "
+              "Above Selected Cell).")
     except Exception as error:  # the learner's own code raised: say where, briefly
         where = ""
         for frame in reversed(traceback.extract_tb(error.__traceback__)):
@@ -112,3 +116,14 @@ def trying(name):
               "both again.")
         if os.environ.get("LAB_TRY_RAISES"):
             raise
+
+
+def require_pass(lesson, lab):
+    """The visible line of a hidden-tests cell. When nbgrader runs the notebook (validate or
+    autograde), it raises AssertionError unless lab `lab`'s visible tests passed in this kernel, so
+    an empty or failing gap never earns the hidden tests' points, and `nbgrader validate --invert`
+    sees every graded cell of an unfilled copy fail. For a learner it does nothing."""
+    from lab import checkcell
+    if os.environ.get("NBGRADER_EXECUTION") and (lesson, lab) not in checkcell.PASSED:
+        raise AssertionError(f"lab {lab} of lesson {lesson} has not passed its visible tests, "
+                             "so its hidden tests earn nothing")

@@ -42,7 +42,9 @@ CSS classes, kept stable for the browser test that clicks them:
     lab-hints                a hint ladder's outer box; with it lab-hints--lab<N>
     lab-hint-level           a level's button; with it lab-hint-level-<1|2|3>; level k+1 is
                              disabled until level k is open
+    lab-hint-open            on a level's button once that level is open (restored after a restart)
     lab-hint-body            the text a level opens; with it lab-hint-body-<1|2|3>; hidden until open
+    lab-rung-label           the small line of instructions at the top of a rung or hint ladder
 """
 
 import html
@@ -241,6 +243,9 @@ _STYLE = """<style>
 .lab-rung .lab-rung-feedback.lab-rung-right { border-left: 3px solid #2e7d32; }
 .lab-rung .lab-rung-feedback.lab-rung-wrong { border-left: 3px solid #b23b2f; }
 .lab-rung .lab-rung-open-text textarea { min-height: 5em; }
+.lab-rung .widget-html-content, .lab-hints .widget-html-content { line-height: 1.45; }
+.lab-rung .widget-html-content p, .lab-hints .widget-html-content p { margin: 0.45em 0; }
+.lab-rung .lab-rung-submit, .lab-reveal, .lab-hint-level { width: auto !important; min-width: 8em; }
 </style>"""
 
 
@@ -582,7 +587,8 @@ def progress(lesson):
         extra = " (optional)" if spec.optional else ""
         print(f"  [{mark}] {spec.id:<{width}}  {spec.title}{extra}")
     print("Labs:")
+    wide = max(len(what) for what in data.LABS.values())
     for number, what in data.LABS.items():
         passed = stored["labs"].get(str(number))
         verdict = "passes" if passed else "not passed yet"
-        print(f"  [{'x' if passed else ' '}] lab {number}: {what:<44} {verdict}")
+        print(f"  [{'x' if passed else ' '}] lab {number}: {what:<{wide}}  {verdict}")

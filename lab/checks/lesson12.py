@@ -106,8 +106,8 @@ def messages_are_left_alone(ns):
            "summarize changed the messages it was given; it may only read them")
 
 
-@test(12, 1, "When the provider answers the summary call with a 503, and when it answers with an "
-             "empty reply, summarize raises RuntimeError and returns nothing.")
+@test(12, 1, "A summary call that fails (503) and one that comes back empty both make summarize "
+             "raise RuntimeError; neither yields a value.")
 def failed_or_empty_reply_raises(ns):
     for script, what in (([lab.fail("503 overloaded")], "a failed reply (503 overloaded)"),
                          ([lab.say("")], "an empty reply")):
@@ -241,9 +241,9 @@ def check_cuts(ns, rows):
                      + (name_of(rows, got) if isinstance(got, int) and 0 <= got <= len(rows) else repr(got)))
 
 
-@test(12, 2, "The walk back is made to stop on each of eleven rows in turn: the cut moves forward to "
-             "the next user message, or past tool results where there is none; it never moves back; "
-             "and with room for everything it is 0.")
+@test(12, 2, "Stopping the walk back at each of the eleven rows in turn: find_cut goes on to the "
+             "following user message, or, with none ahead, past tool results; never to an earlier "
+             "row; and 0 when all of it fits.")
 def cut_snaps_forward(ns):
     rows = busy_log()
     check_cuts(ns, rows)
@@ -269,9 +269,9 @@ def row_ids(rows):
     return [row_id for row_id, _ in rows]
 
 
-@test(12, 2, "Eleven messages, append_compaction(\"...\", \"e6\"), two more messages: replay() is the "
-             "summary as a user message, then e6 to e11, then the two later ones, and no line of the "
-             "file has changed.")
+@test(12, 2, "A log of eleven messages, then append_compaction(\"...\", \"e6\"), then two messages"
+             " more: rows() gives the summary in the user's voice, e6 to e11, the two newer "
+             "messages, and the file's old lines are intact.")
 def rows_read_a_compaction(ns):
     ws = lab.Workspace()
     log = log_of(ns, ws)
@@ -335,9 +335,9 @@ def five_turn_log(ns, ws):
     return log
 
 
-@test(12, 2, "A five-turn session compacted with room for about one turn: compact returns True, the "
-             "file is what it was plus one line, only the old rows were sent to be summarised, and "
-             "replay() is the summary, then a tail that starts on a user message.")
+@test(12, 2, "Compacting five turns with a budget of about one: True, exactly one line more in the"
+             " file, only the older rows go to the summariser, and the replay opens with the "
+             "summary followed by a tail whose first message is the user's.")
 def compact_five_turns(ns):
     ws = lab.Workspace()
     log = five_turn_log(ns, ws)
@@ -366,8 +366,9 @@ def compact_five_turns(ns):
            f"replay() should be the summary, then the tail from {old_rows[cut][0]}; it was {lab.shape(replayed)}")
 
 
-@test(12, 2, "A session that fits in keep_recent_tokens, and a session that is one enormous tool "
-             "result: compact returns False, appends nothing and never calls the model.")
+@test(12, 2, "Two sessions with nothing to gain, one that already fits the budget and one made of "
+             "a single huge tool result: compact says False, leaves the file as it was, and asks "
+             "no model.")
 def compact_refuses_both_ends(ns):
     ws = lab.Workspace()
     log = five_turn_log(ns, ws)
@@ -425,10 +426,10 @@ def long_session(ns, summaries, prompts=20):
     return ws, log, h, agent, compactions, invalid, replies
 
 
-@test(12, 2, "Twenty prompts that each read a file under context_window=2000, with maybe_compact before "
-             "each and lab.summariser() writing: no request refused, the record valid after every "
-             "compaction, the goal from message 1 still in the last request, and a fresh SessionLog "
-             "replays exactly list(h.messages).")
+@test(12, 2, "Twenty file-reading prompts against a 2,000-token window, maybe_compact running "
+             "before each and lab.summariser() as the writer: nothing refused, a valid record "
+             "after each compaction, the goal of the first message present in the final request, "
+             "and a new SessionLog replaying list(h.messages) exactly.")
 def twenty_prompts_under_the_wall(ns):
     ws, log, h, agent, compactions, invalid, replies = long_session(ns, lab.ScriptedModel([lab.summariser()], max_calls=40))
     refused = [m["error_message"] for m in replies if m.get("stop_reason") == "error"]
@@ -445,8 +446,8 @@ def twenty_prompts_under_the_wall(ns):
            "a fresh SessionLog over the same file should replay exactly list(h.messages); it does not")
 
 
-@test(12, 2, "The same session with a summariser that always answers 503: maybe_compact returns False "
-             "without raising, nothing is appended for it, and every prompt is still put to the model.")
+@test(12, 2, "That session again, with every summary call failing (503): maybe_compact says False "
+             "and raises nothing, the log gains no entry, and each prompt still reaches the model.")
 def failing_summariser_costs_nothing(ns):
     summaries = lab.ScriptedModel([lab.forever(lambda request: lab.fail("503 overloaded"))], max_calls=40)
     try:
@@ -463,8 +464,8 @@ def failing_summariser_costs_nothing(ns):
     expect(summaries.calls, "the summariser was never asked, so this test proves nothing about a failed summary")
 
 
-@test(12, 2, "A tool that calls h.replace_messages([]) mid-run gets RuntimeError and the record is "
-             "untouched; between runs the same call swaps the transcript.")
+@test(12, 2, "replace_messages([]) called by a tool in the middle of a run raises RuntimeError and"
+             " changes nothing; called after the run, it does swap the transcript.")
 def replace_messages_is_shut_during_a_run(ns):
     outcome = []
 

@@ -11,10 +11,13 @@ What follows "%% " says what the cell is:
     %% md                       a markdown cell (read-only)
     %% code [id=ID] [tags=a,b]  a code cell (read-only), for demonstrations
     %% try id=ID                a code cell the learner may edit; no nbgrader role
-    %% rung ID                  the question ID: the cell is lab.rung(N, "ID")
+    %% rung ID                  the question ID: the cell imports lab and shows lab.rung(N, "ID")
     %% hints LAB                the hint ladder of lab LAB
     %% diff OLD NEW             what changed between two harness.py files (lab.show_diff)
-    %% testlist LAB             markdown: the visible tests of lab LAB, from lab/checks
+    %% testlist LAB             markdown: the visible tests of lab LAB, as numbered lines below
+                                the header; their number must match lab/checks
+    %% harnessnow NAME ...      markdown: each name and the lesson that brought it in, from
+                                harness/syllabus.py
     %% solution id=ID def=NAME  an nbgrader solution cell: the reference's definition NAME, its
                                 ### BEGIN/END SOLUTION markers kept (lab.starters.definition),
                                 with any text written under the header placed above it
@@ -99,13 +102,35 @@ def _meta(kind, grade_id, points=None):
     return {"nbgrader": base}
 
 
-def _testlist(lesson, lab):
+def _testlist(lesson, lab, body, where):
+    """Markdown: the lab's test list as the source words it (one numbered line per visible test),
+    under a heading that counts the hidden ones. The count must match lab/checks."""
     from lab import checks
     tests = checks.tests_for(lesson, lab, hidden=False)
     hidden = checks.tests_for(lesson, lab, hidden=True)
-    lines = [f"**What the check cell tests** ({len(tests)} tests you can see; "
-             f"{len(hidden)} more edge cases run only when the notebook is graded):", ""]
-    lines += [f"{n}. {t.title}" for n, t in enumerate(tests, 1)]
+    items = [line for line in body.splitlines() if re.match(r"\d+\. ", line)]
+    if len(items) != len(tests):
+        raise SourceError(f"{where}: the test list of lab {lab} has {len(items)} items, but "
+                          f"lab/checks has {len(tests)} visible tests")
+    head = (f"**What the check cell tests:** {len(tests)} tests you can see, and "
+            f"{len(hidden)} edge cases more that run only when the notebook is graded.")
+    return head + "\n\n" + body
+
+
+def _harness_now(lesson, names):
+    """Markdown: each name with the lesson that brought it in, from harness/syllabus.py."""
+    from harness import syllabus
+    lines = []
+    for name in names:
+        steps = syllabus.UNITS[name]
+        first = steps[0]
+        if first.lesson != lesson:
+            note = f"lesson {first.lesson}"
+        elif first.kind == "given":
+            note = f"lesson {lesson}, given"
+        else:
+            note = f"lesson {lesson}, yours: lab {first.lab}"
+        lines.append(f"- `{name}` ({note})")
     return "\n".join(lines)
 
 
@@ -120,19 +145,22 @@ def cells(lesson):
         if kind == "md":
             cell = nbformat.v4.new_markdown_cell(text)
         elif kind == "testlist":
-            cell = nbformat.v4.new_markdown_cell(_testlist(lesson, int(args[0])))
+            cell = nbformat.v4.new_markdown_cell(_testlist(lesson, int(args[0]), text, where))
             cell_id = cell_id or f"lab{args[0]}-testlist"
         elif kind in ("code", "try"):
             cell = nbformat.v4.new_code_cell(text)
         elif kind == "rung":
-            cell = nbformat.v4.new_code_cell(f'lab.rung({lesson}, "{args[0]}")')
+            cell = nbformat.v4.new_code_cell(f'import lab\n\nlab.rung({lesson}, "{args[0]}")')
             cell_id = cell_id or f"rung-{args[0]}"
         elif kind == "hints":
-            cell = nbformat.v4.new_code_cell(f"lab.hints({lesson}, lab={args[0]})")
+            cell = nbformat.v4.new_code_cell(f"import lab\n\nlab.hints({lesson}, lab={args[0]})")
             cell_id = cell_id or f"lab{args[0]}-hints"
         elif kind == "diff":
-            cell = nbformat.v4.new_code_cell(f'lab.show_diff("{args[0]}", "{args[1]}")')
+            cell = nbformat.v4.new_code_cell(f'import lab\n\nlab.show_diff("{args[0]}", "{args[1]}")')
             cell_id = cell_id or f"diff-{args[0]}-{args[1]}".replace(".", "-")
+        elif kind == "harnessnow":
+            cell = nbformat.v4.new_markdown_cell(_harness_now(lesson, args))
+            cell_id = cell_id or "harness-now"
         elif kind == "solution":
             if "def" not in opts or not cell_id:
                 raise SourceError(f"{where}: a solution cell needs id=... and def=...")
@@ -167,7 +195,7 @@ def notebook(lesson):
     return nb
 
 
-def execute(nb, cwd=NOTEBOOKS, env=None):
+def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
     """Run `nb` top to bottom in a fresh kernel, in `cwd`, and return it with its outputs. Any
     question answers it makes are kept in a throwaway directory, not beside the real notebook."""
     from nbclient import NotebookClient
@@ -180,6 +208,7 @@ def execute(nb, cwd=NOTEBOOKS, env=None):
             os.environ.update(env)
         try:
             NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", store_widget_state=False,
+                           allow_errors=allow_errors, record_timing=False,
                            resources={"metadata": {"path": str(cwd)}}).execute()
         finally:
             for key, value in saved.items():

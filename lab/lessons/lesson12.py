@@ -114,8 +114,8 @@ RUNGS = (
              "new line has to say where word-for-word reading starts, and that is the job of "
              "first_kept_id."),
             ("\"Don't touch the log; write the shortened list to another file.\"",
-             "Now two files each claim to be the session. Lesson 2 kept a second copy of the "
-             "tool calls, and you saw what happened on the day the copies disagreed."),
+             "Now two files each claim to be the session. Back in lesson 2 the tool calls "
+             "were stored twice, and you watched what went wrong once the two disagreed."),
         ),
     ),
     Number(
@@ -161,7 +161,7 @@ RUNGS = (
                    "carries none."),
             Option("It never sees the problem: lesson 10's repair runs before every request "
                    "and fixes it.",
-                   "The repair does run, and it does avoid the 400: by throwing the result away. "
+                   "The repair runs, yes, and the 400 is avoided, because the result gets thrown away. "
                    "Fixed, here, means the agent no longer knows what b.py said. Repair exists "
                    "for accidents; a cut you make on purpose should never need it."),
         ),
@@ -210,8 +210,8 @@ RUNGS = (
                    "its next reply. Lesson 1 laid this down; lesson 14 is where it turns "
                    "dangerous."),
             Option("More conversation: it keeps playing the agent its system prompt describes.",
-                   "Everything in the request says: you are an assistant with tools, partway "
-                   "through a job. So that is what it is.",
+                   "Every part of the request describes a tool-using assistant halfway through a "
+                   "job, so that is the part it plays.",
                    right=True),
             Option("A summary, and a cheap one, because the provider has read this "
                    "conversation before.",
@@ -228,16 +228,16 @@ RUNGS = (
         options=(
             Option("Patch the list in memory: put the summary at the front and slice off "
                    "everything before the first kept message.",
-                   "That writes the replay rule a second time, in memory, and relies on the two "
-                   "copies agreeing from now on. It can be done correctly today. The cell below "
+                   "Now the replay rule exists twice, once on disk and once as an edit in memory, "
+                   "and the two must stay in agreement for good. Getting it right today is possible. The cell below "
                    "shows an everyday way to get it wrong: nothing in the live list carries an "
                    "id, so the slice has to guess."),
             Option("Replay the log and hand the harness what comes out, between prompts.",
                    "One rule, kept in one place, used by this process and by tomorrow's.",
                    right=True),
             Option("Replay the log and swap the list in at once, even while a run is going on.",
-                   "Lesson 8: one writer at a time. A run in progress appends to that list and "
-                   "sends it on its next turn. Nobody gets to change the transcript at any moment "
+                   "Remember lesson 8: only one writer at once. While a run is going, it adds to "
+                   "that list and ships it with its next turn. Nobody gets to change the transcript at any moment "
                    "they like, and that holds for you just as it does for the user."),
         ),
     ),
@@ -268,8 +268,8 @@ RUNGS = (
         model_answer="Nothing was deleted. One line was appended, and it changes how the earlier "
                      "lines are read: those before a certain id through a summary, the rest "
                      "exactly as written.\n\n"
-                     "It is lesson 10's \"the record is not the view\" one level up: the file keeps "
-                     "everything that happened, and the list in the harness is computed from it.",
+                     "It is lesson 10's \"the record is not the view\" one level up: the file records "
+                     "all of it, and what the harness holds is derived from the file.",
         common=(
             ("\"Old messages get thrown out and a summary is kept instead.\"",
              "After the forty-file run the file has 166 lines and not one was altered. A poor "
@@ -287,12 +287,13 @@ RUNGS = (
         title="Knowing you are near the wall without a tokenizer",
         optional=True,
         options=(
-            Option("Count the transcript's characters and divide by four. Close enough.",
+            Option("Take the transcript's length in characters, divide by four, and call it "
+                   "near enough.",
                    "It costs nothing and always gives the same answer, and it counts low: the "
                    "system prompt, the tool definitions and the JSON framing of every message "
                    "are all invisible to it. Lesson 2: tool definitions travel in every request, and here "
                    "too they are not free."),
-            Option("Read usage on the newest reply: the provider counted exactly.",
+            Option("Use the usage figure on the latest reply; the provider's count is exact.",
                    "Exactly, for the request it measured. The tool results and the prompt added "
                    "since then are not in that number: the list that was measured and the list "
                    "you are about to send are different lists."),

@@ -138,13 +138,28 @@ class Problems:
             text = message.text.splitlines()[0] if message.text else "(empty)"
             self.seen.append(("console error", text + origin))
 
+    def dom(self, page):
+        return [(kind, f"cell {cell}: {text!r}")
+                for kind, cell, text in page.evaluate(_BROKEN_WIDGETS_JS)]
+
+    def note(self, page, moment):
+        """Record the broken widgets the page shows now, for check() to report later."""
+        self.seen += [(f"{kind} ({moment})", text) for kind, text in self.dom(page)]
+
     def check(self, page, moment):
-        problems = list(self.seen)
-        problems += [(kind, f"cell {cell}: {text!r}")
-                     for kind, cell, text in page.evaluate(_BROKEN_WIDGETS_JS)]
+        problems = list(self.seen) + self.dom(page)
         if problems:
-            lines = "\n".join(f"  - {kind}: {text}" for kind, text in problems)
-            raise LearnerSawProblem(f"{moment}: the page showed {len(problems)} problem(s):\n{lines}")
+            counted = {}
+            for problem in problems:                 # the same message, once, with a count
+                counted[problem] = counted.get(problem, 0) + 1
+            lines = "\n".join(f"  - {kind}: {text}" + (f"  (x{n})" if n > 1 else "")
+                              for (kind, text), n in counted.items())
+            why = ""
+            if any("model not found" in text for _, text in problems):
+                why = ("\n'model not found': a saved output shows a widget whose model lived in a "
+                       "kernel that is gone (ipywidgets keeps models in the kernel only).")
+            raise LearnerSawProblem(
+                f"{moment}: the page showed {len(problems)} problem(s):\n{lines}{why}")
 
 
 class NotebookPage:
@@ -185,9 +200,23 @@ class NotebookPage:
         """Open the notebook by its URL, as a bookmark would; wait for an idle kernel."""
         self.page.goto(f"{self.lab_url}/lab/tree/{self.path}", wait_until="domcontentloaded",
                        timeout=timeout * 1000)
-        return self.wait_until("the notebook to open with an idle kernel",
-                               lambda s: s["ready"] and s["kernel"] == "idle" and s["cells"],
-                               timeout, lambda s: f"the kernel is {s['kernel']!r}")
+        state = self.wait_until("the notebook to open with an idle kernel",
+                                lambda s: s["ready"] and s["kernel"] == "idle" and s["cells"],
+                                timeout, lambda s: f"the kernel is {s['kernel']!r}")
+        # Every cell must be in the page, or a rung below the fold goes untested and the DOM's
+        # n-th cell is not the notebook's. JupyterLab's "defer" mode attaches them when idle.
+        total = len(state["cells"])
+        try:
+            self.page.wait_for_function(
+                "(n) => document.querySelectorAll("
+                "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell').length === n",
+                arg=total, timeout=5_000)
+        except Exception:
+            raise LearnerSawProblem(
+                f"only {self.cells().count()} of the {total} cells of {self.path} are in the page: "
+                "JupyterLab's notebook windowing is leaving cells out (the test sets "
+                "windowingMode to \"none\")") from None
+        return state
 
     def cell_index(self, needle, kind="code", after=-1):
         """Index of the first `kind` cell after index `after` whose source contains `needle`."""
@@ -308,6 +337,21 @@ class NotebookPage:
         self.page.keyboard.insert_text(text)
         self.page.keyboard.press("Escape")
         return self.state()["cells"][index]["source"]
+
+    def insert_cell_below(self, index, text):
+        """Select cell `index`, press B for a new code cell below it, type `text` into it.
+        Returns the new cell's index."""
+        self.select_cell(index)
+        self.page.keyboard.press("Escape")
+        self.page.keyboard.press("b")
+        self.wait_until("a new cell below", lambda s: len(s["cells"]) > index + 1
+                        and s["cells"][index + 1]["source"] == "" , 10,
+                        lambda s: "no empty cell appeared")
+        typed = self.type_into_cell(index + 1, text)
+        if typed != text:
+            raise LearnerSawProblem(f"typing into the new cell {index + 1} left {typed!r}, "
+                                    f"not {text!r}")
+        return index + 1
 
     def screenshot(self, name, locator=None):
         """Save a screenshot of the page (or of `locator`) as NN-name.png; return its path."""

@@ -93,6 +93,7 @@ def make_lab_command():
         raise SetupFailed("`make -n lab` shows no `jupyter lab` command (exit code "
                           f"{done.returncode}):\n{done.stdout}{done.stderr}")
     command = shlex.split(lines[-1])
+    command[0] = str(REPO / command[0])            # .venv/bin/jupyter, from the repository
     if not any(a.startswith("--notebook-dir=") for a in command):
         raise SetupFailed(f"`make lab` runs {lines[-1]!r}, which has no --notebook-dir=; the "
                           "browser test needs one to point at its copy of the lesson.")
@@ -173,12 +174,13 @@ class JupyterLab:
     settings, every Jupyter directory and the log (`home/jupyterlab.log`).
     """
 
-    def __init__(self, root, home, settings=TEST_SETTINGS, extra_args=(), extra_config=""):
+    def __init__(self, root, home, settings=TEST_SETTINGS, extra_args=(), extra_config="",
+                 port=None, cwd=REPO, program=None):
         self.root, self.home = Path(root), Path(home)
         self.settings, self.extra_args = settings, list(extra_args)
         self.extra_config = extra_config
         self.log = self.home / "jupyterlab.log"
-        self.port = None
+        self.port, self.cwd, self.program = port, Path(cwd), program
         self.process = None
 
     @property
@@ -213,23 +215,24 @@ class JupyterLab:
         return env
 
     def command(self):
-        """`make lab`'s command, on the test's directory and port."""
+        """`make lab`'s command (or `program`), on the test's directory and port."""
+        base = self.program or make_lab_command()
         command = [f"--notebook-dir={self.root}" if a.startswith("--notebook-dir=") else a
-                   for a in make_lab_command()]
+                   for a in base]
         return command + ["--no-browser", f"--ServerApp.port={self.port}", *self.extra_args]
 
     def start(self, timeout=60):
         if not JUPYTER.exists():
             raise SetupFailed(f"{JUPYTER} is missing: build the environment first (`make venv`).")
         env = self._prepare()
-        self.port = free_port()
+        self.port = self.port or free_port()
         command = self.command()
         out = open(self.log, "w")
-        out.write(f"$ cd {REPO} && {shlex.join(command)}\n")
+        out.write(f"$ cd {self.cwd} && {shlex.join(command)}\n")
         out.flush()
         try:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, cwd=REPO, env=env,
+                                            stdin=subprocess.DEVNULL, cwd=self.cwd, env=env,
                                             start_new_session=True)
         except OSError as exc:
             raise SetupFailed(f"could not run {shlex.join(command)}: {exc}") from None

@@ -1,0 +1,328 @@
+"""Where the learner's code runs while it is graded: a worker process that can see almost nothing.
+
+The strongest mode this machine allows is chosen once and reported by `python -m lab.grader
+doctor`:
+
+namespaces  Linux namespaces made with util-linux's `unshare`: a new mount namespace whose root is
+            a small tmpfs holding read-only binds of /usr and of the Python installation, and
+            nothing else (no repository, no course directory, no home, no other worker's files);
+            a new network namespace with no interface up; new PID, IPC and UTS namespaces. When
+            the grader runs as root the worker then becomes `nobody` with every capability
+            dropped; otherwise a user namespace maps the grader's own user, and the capability
+            bounding set is emptied. `setpriv --no-new-privs` in both cases.
+process     No namespaces could be made (a container without the privilege, a kernel without user
+            namespaces). The worker is a plain child process in a fresh temporary directory, and
+            the audit hook alone keeps it from the network, from new processes and from the
+            protected directories. Audit hooks are not a security boundary against a determined
+            attacker with native code; ctypes and the subprocess machinery cannot be imported.
+
+In both modes: a fresh interpreter (`python -I -S -B`, no site-packages, no environment), resource
+limits (address space, CPU seconds, file size, open files, no new processes), a wall-clock limit
+enforced by the grader, which kills the whole process group, and the starter harness (every gap a
+stub) as its `harness` module: the reference is never in the worker's reach.
+"""
+
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from lab.grader import wire
+
+REPO = Path(__file__).resolve().parents[2]
+PYTHON = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+PREFIX = os.path.realpath(sys.base_prefix)
+
+LOADER = r'''
+import os, sys
+r, w = int(sys.argv[1]), int(sys.argv[2])
+def exact(n):
+    b = b""
+    while len(b) < n:
+        c = os.read(r, n - len(b))
+        if not c:
+            os._exit(4)
+        b += c
+    return b
+source = exact(int(exact(10))).decode("utf-8")
+g = {"__name__": "grader_wire"}
+exec(compile(source, "grader_wire.py", "exec"), g)
+g["worker_main"](r, w)
+'''
+
+# Run inside the new namespaces, as (namespace) root, before the learner's code exists.
+SETUP = r'''
+set -e
+mount -t tmpfs -o "size=${SANDBOX_MB}m,mode=755" sandbox /tmp
+cd /tmp
+for dir in $SANDBOX_BINDS; do
+    mkdir -p ".$dir"
+    mount --bind "$dir" ".$dir"
+    mount -o remount,bind,ro ".$dir" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev ".$dir"
+done
+for link in $SANDBOX_LINKS; do ln -s "$(readlink "$link")" ".$link"; done
+mkdir -p dev work
+chmod 1777 work
+for node in null zero urandom random; do
+    touch "dev/$node"
+    mount --bind "/dev/$node" "dev/$node"
+done
+exec chroot /tmp "$@"
+'''
+
+_mode = None
+_lock = threading.Lock()
+
+
+class SandboxError(RuntimeError):
+    """The sandbox could not be started at all (not the learner's fault)."""
+
+
+def _binds_and_links():
+    binds, links = ["/usr"], []
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            links.append(top)
+        elif os.path.isdir(top):
+            binds.append(top)
+    if not PREFIX.startswith("/usr/"):
+        binds.append(PREFIX)
+    return binds, links
+
+
+def _namespace_command(mode, rfd, wfd):
+    binds, links = _binds_and_links()
+    setpriv = shutil.which("setpriv")
+    if mode == "namespaces-root":
+        unshare = ["unshare", "--mount", "--net", "--pid", "--ipc", "--uts", "--fork",
+                   "--kill-child=SIGKILL", "--propagation", "private"]
+        drop = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    else:
+        unshare = ["unshare", "--user", "--map-root-user", "--mount", "--net", "--pid", "--ipc",
+                   "--uts", "--fork", "--kill-child=SIGKILL", "--propagation", "private"]
+        drop = [setpriv, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SANDBOX_MB": "24",
+           "SANDBOX_BINDS": " ".join(binds), "SANDBOX_LINKS": " ".join(links)}
+    inner = drop + [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER, str(rfd), str(wfd)]
+    return unshare + ["/bin/sh", "-c", SETUP, "sandbox-setup"] + inner, env, "/work"
+
+
+def _set_parent_death_signal():
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+class Limits:
+    """What one worker may use."""
+
+    def __init__(self, memory_mb=1024, cpu_seconds=120, file_mb=8, open_files=64):
+        self.memory_mb, self.cpu_seconds = memory_mb, cpu_seconds
+        self.file_mb, self.open_files = file_mb, open_files
+
+    def rlimits(self):
+        return {"RLIMIT_AS": self.memory_mb << 20, "RLIMIT_CPU": self.cpu_seconds,
+                "RLIMIT_FSIZE": self.file_mb << 20, "RLIMIT_NOFILE": self.open_files,
+                "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
+
+
+class Worker:
+    """One sandboxed interpreter that has loaded the starter harness and answers the grader."""
+
+    def __init__(self, starter, *, mode=None, limits=None, protect=(), start_timeout=15.0):
+        self.mode = mode or detect()
+        self.limits = limits or Limits()
+        to_worker_r, to_worker_w = os.pipe()
+        from_worker_r, from_worker_w = os.pipe()
+        self.tempdir = None
+        errlog = tempfile.TemporaryFile()
+        try:
+            if self.mode == "process":
+                self.tempdir = tempfile.mkdtemp(prefix="lab-grader-worker-")
+                command = [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER,
+                           str(to_worker_r), str(from_worker_w)]
+                env, cwd, workdir = {"PATH": "/usr/bin:/bin"}, self.tempdir, self.tempdir
+                protect = list(protect) + [str(REPO), os.path.realpath(sys.prefix),
+                                           tempfile.gettempdir(), os.path.expanduser("~")]
+            else:
+                command, env, cwd = _namespace_command(self.mode, to_worker_r, from_worker_w)
+                cwd, workdir, protect = "/", "/work", []
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
+                pass_fds=(to_worker_r, from_worker_w), env=env, cwd=cwd,
+                start_new_session=True, preexec_fn=_set_parent_death_signal)
+        finally:
+            os.close(to_worker_r)
+            os.close(from_worker_w)
+        os.set_blocking(to_worker_w, False)
+        self.peer = wire.Peer(from_worker_r, to_worker_w, grader=True)
+        self._fds = (from_worker_r, to_worker_w)
+        self.closed = False
+        try:
+            self.peer.deadline = time.monotonic() + start_timeout
+            source = Path(wire.__file__).read_bytes()
+            self._raw_send(b"%010d" % len(source) + source)
+            self.peer.send({"starter": starter, "limits": self.limits.rlimits(),
+                            "protect": protect, "workdir": workdir})
+            ready = self.peer.receive()
+            if ready.get("k") != "ready":
+                raise wire.Gone("the worker did not start")
+        except (wire.Abort, wire.WireError) as error:
+            self.kill()
+            errlog.seek(0)
+            detail = errlog.read(2000).decode("utf-8", "replace").strip()
+            raise SandboxError(f"the sandboxed worker did not start ({error})"
+                               + (f": {detail}" if detail else "")) from None
+        finally:
+            self.peer.deadline = None
+            errlog.close()
+
+    def _raw_send(self, data):
+        view = memoryview(data)
+        while view:
+            left = self.peer.deadline - time.monotonic()
+            import select
+            if left <= 0 or not select.select([], [self._fds[1]], [], left)[1]:
+                raise wire.TimedOut("the worker did not read its set-up")
+            try:
+                view = view[os.write(self._fds[1], view):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise wire.Gone("the worker process has ended") from None
+
+    # what the grader asks of it
+    def run_cell(self, source, filename, deadline):
+        """Run one cell of the learner's code. Returns None, or the exception it raised."""
+        self.peer.deadline = deadline
+        try:
+            self.peer.request("exec", source=source, filename=filename)
+        except wire.Abort:
+            raise
+        except Exception as error:
+            return error
+        return None
+
+    def lookup(self, name):
+        """The learner's `name` (dotted names allowed): plain data, or a Remote."""
+        return self.peer.request("lookup", name=name)
+
+    def exit_status(self):
+        code = self.process.poll()
+        if code is None:
+            return "running"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
+
+    def kill(self):
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        self._cleanup()
+
+    def close(self):
+        """Say goodbye, and make sure the process is gone."""
+        if self.closed:
+            return
+        if self.peer.dead is None:
+            try:
+                self.peer.deadline = time.monotonic() + 2
+                self.peer.send({"k": "q", "n": 0, "op": "bye"})
+            except wire.Abort:
+                pass
+        try:
+            self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+    def _cleanup(self):
+        for fd in self._fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._fds = (-1, -1)
+        if self.tempdir:
+            shutil.rmtree(self.tempdir, ignore_errors=True)
+            self.tempdir = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+PROBE = "VALUE = 42\n"
+
+
+def _works(mode):
+    try:
+        with Worker(PROBE, mode=mode, start_timeout=10) as worker:
+            worker.peer.deadline = time.monotonic() + 10
+            return worker.lookup("VALUE") == 42
+    except (SandboxError, wire.Abort, OSError):
+        return False
+
+
+def detect():
+    """The strongest sandbox that works here: "namespaces-root", "namespaces-user" or
+    "process". LAB_GRADER_SANDBOX forces one (and fails loudly if it does not work)."""
+    global _mode
+    with _lock:
+        if _mode is not None:
+            return _mode
+        forced = os.environ.get("LAB_GRADER_SANDBOX")
+        candidates = []
+        if shutil.which("unshare") and shutil.which("setpriv") and shutil.which("chroot"):
+            if os.geteuid() == 0:
+                candidates.append("namespaces-root")
+            candidates.append("namespaces-user")
+        candidates.append("process")
+        if forced:
+            if forced not in ("namespaces-root", "namespaces-user", "process"):
+                raise SandboxError(f"LAB_GRADER_SANDBOX={forced} is not a sandbox mode; use "
+                                   "namespaces-root, namespaces-user or process")
+            if not _works(forced):
+                raise SandboxError(f"LAB_GRADER_SANDBOX={forced} was asked for, but that sandbox "
+                                   "does not start on this machine")
+            _mode = forced
+            return _mode
+        for mode in candidates:
+            if mode == "process" or _works(mode):
+                _mode = mode
+                return _mode
+    return _mode
+
+
+DESCRIPTIONS = {
+    "namespaces-root": "Linux namespaces (mount, network, PID, IPC, UTS), a private root holding "
+                       "only /usr and Python read-only, run as nobody with no capabilities",
+    "namespaces-user": "Linux namespaces inside a user namespace (mount, network, PID, IPC, UTS), "
+                       "a private root holding only /usr and Python read-only, no capabilities",
+    "process": "a plain child process guarded by an audit hook (no namespaces available here): "
+               "weaker, see docs/instructors.md",
+}

@@ -1,0 +1,427 @@
+"""The verdict on one submission, decided in the grader, where no learner code ever runs.
+
+A submission is its solution cells. They run in a sandboxed worker (lab.grader.sandbox) on top of
+the lesson's starter harness, every gap a stub. The check cells are the instructor's, taken from
+the gradebook, and run here, in the grader: each learner-written name in them (summarize,
+find_cut, rows, compact) becomes a proxy into the worker, and `lab.check` becomes a version of
+itself that keeps each test's outcome apart. The tests' own objects (the ScriptedModel, the
+Workspace, the SessionLog) stay in this process; the learner's code sees handles to them and can
+only ask them to do what their public methods do. So the model's record of its calls and the
+files in the workspace, which the tests look at, are this process's own, and the verdict is read
+from the tests' results, never from anything the learner's code printed.
+
+A check cell scores all its points if its code runs without raising, as under nbgrader, where
+lab.check raises AssertionError for any failing test.
+"""
+
+import ast
+import hashlib
+import json
+import time
+import types
+from pathlib import Path
+
+from lab import checks, checkcell, takeover
+from lab.grader import sandbox, wire
+
+VERSION = 1
+DEFAULT_TIMEOUT = 30
+
+
+class CellFailed(AssertionError):
+    """A check cell's verdict: at least one test failed."""
+
+
+# -- what the worker starts from ----------------------------------------------------------------
+
+_starters = {}
+
+
+def learner_names(lesson):
+    """Every name the learner writes in `lesson`, over all its labs."""
+    from harness import syllabus
+    names = []
+    for lab_number in range(1, syllabus.LABS.get(lesson, 1) + 1):
+        names += [n for n in checks.names_for(lesson, lab_number) if n not in names]
+    return names
+
+
+def worker_starter(lesson):
+    """The harness.py the worker loads as `harness`: lesson `lesson`'s last lab's starter with
+    every gap of every lab of the lesson a stub again. The reference's answers are in no part of
+    it, so a submission that hands a gap back to `harness` gets the stub."""
+    if lesson in _starters:
+        return _starters[lesson]
+    from harness import syllabus
+    from lab import starters
+    last = syllabus.LABS.get(lesson, 1)
+    text = starters.text_at(starters.Stage(lesson, last))
+    for name, steps in syllabus.UNITS.items():
+        for step in steps:
+            if step.lesson == lesson and step.kind in ("spec", "gap") and step.lab != last:
+                text = _restub(text, name, step, lesson)
+    _starters[lesson] = text
+    return text
+
+
+def _restub(text, name, step, lesson):
+    """`text` with the definition `name` (solved by the lab starter) put back to its gap."""
+    import textwrap
+    from lab import starters
+    if step.kind == "spec":
+        replacement = starters.gap_text(name, lesson)
+    else:
+        reference = starters.definition(name, markers=True)
+        replacement = starters._fill_gap(reference, starters.gap_text(name, lesson))
+    lines = text.splitlines()
+    tree = ast.parse(text)
+    owner, _, member = name.rpartition(".")
+    body = tree.body
+    if owner:
+        cls = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == owner)
+        body = cls.body
+    node = next(n for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Assign))
+                and getattr(n, "name", None) == (member or name))
+    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
+    indent = lines[node.lineno - 1][:len(lines[node.lineno - 1]) - len(lines[node.lineno - 1].lstrip())]
+    new = textwrap.indent(replacement.rstrip("\n"), indent, lambda line: True).splitlines()
+    return "\n".join(lines[:start] + [l.rstrip() for l in new] + lines[node.end_lineno:]) + "\n"
+
+
+# -- the learner's cells ------------------------------------------------------------------------
+
+def as_python(source):
+    """A cell's source as plain Python: IPython's magics and shell escapes become calls of
+    get_ipython(), which does nothing in the worker. The text is only transformed, never run."""
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+        return TransformerManager().transform_cell(source)
+    except Exception:
+        return source
+
+
+def learner_cells(nb):
+    """[(grade_id, source)] of the solution cells of a (sanitized) notebook, in order."""
+    out = []
+    for index, cell in enumerate(nb.cells):
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.get("cell_type") == "code" and meta.get("solution"):
+            out.append((str(meta.get("grade_id") or f"cell-{index}"), cell.get("source", "")))
+    return out
+
+
+def _fingerprint():
+    """A hash of the code a verdict depends on: the lab tests, the stage, the reference and this
+    package. A verdict computed by other code is never reused."""
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256()
+    for package in ("harness", "lab"):
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+_fingerprint_cache = []
+
+
+def verdict_key(lesson, code_cells, grade_cells, timeout, limits):
+    if not _fingerprint_cache:
+        _fingerprint_cache.append(_fingerprint())
+    payload = json.dumps([VERSION, _fingerprint_cache[0], lesson, code_cells,
+                          [[g["grade_id"], g["source"], g["points"]] for g in grade_cells],
+                          timeout, limits.rlimits(), sandbox.detect()], sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+# -- the session: one submission's worker ------------------------------------------------------
+
+class LazyName:
+    """A learner-written name in a check cell, looked up in the worker only when it is used."""
+
+    def __init__(self, session, path):
+        self._session, self._path = session, path
+
+    def __getattr__(self, attribute):
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        return LazyName(self._session, f"{self._path}.{attribute}")
+
+    def __call__(self, *args, **kwargs):
+        return self._session.resolve(self)(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<the learner's {self._path}>"
+
+
+class Session:
+    """The sandboxed worker for one submission: started on demand, and started again (with the
+    cells that ran before) if the learner's code ends it or runs out of time."""
+
+    def __init__(self, lesson, code_cells, *, timeout=DEFAULT_TIMEOUT, limits=None):
+        self.lesson, self.timeout = lesson, timeout
+        self.limits = limits or sandbox.Limits(cpu_seconds=4 * timeout + 30)
+        self.code_cells = [(cell_id, as_python(source)) for cell_id, source in code_cells]
+        self.worker = None
+        self.generation = 0
+        self.cache = {}
+        self.cell_errors = {}     # cell id -> (ename, evalue) of a learner cell that stopped
+        self.skip = set()         # cells that timed out or ended the worker: not run again
+        self.passed = set()       # (lesson, lab) whose visible tests passed in this grading
+        self.deadline = None
+
+    def _start(self):
+        self.worker = sandbox.Worker(worker_starter(self.lesson), limits=self.limits)
+        self.generation += 1
+        self.cache = {}
+        for cell_id, source in self.code_cells:
+            if cell_id in self.skip:
+                continue
+            try:
+                error = self.worker.run_cell(source, f"<cell {cell_id}>",
+                                             time.monotonic() + self.timeout)
+            except wire.TimedOut:
+                self.skip.add(cell_id)
+                self.cell_errors[cell_id] = ("CellTimeoutError",
+                                             f"the cell did not finish within {self.timeout} seconds")
+                self._stop()
+                return self._start()
+            except wire.Gone:
+                self.skip.add(cell_id)
+                status = self.worker.exit_status()
+                self.cell_errors[cell_id] = ("ProcessEnded", f"the cell ended the Python process ({status})")
+                self._stop()
+                return self._start()
+            if error is not None:
+                self.cell_errors.setdefault(cell_id, _describe(error))
+
+    def _stop(self):
+        if self.worker is not None:
+            self.worker.kill()
+            self.worker = None
+
+    def ensure(self):
+        if self.worker is None or self.worker.peer.dead is not None:
+            self._stop()
+            self._start()
+        self.worker.peer.deadline = self.deadline
+        return self.worker
+
+    def resolve(self, value):
+        """A check cell's argument as the tests will see it: a LazyName becomes the learner's
+        object (plain data, or a Remote into the worker)."""
+        if not isinstance(value, LazyName):
+            return value
+        worker = self.ensure()
+        key = value._path
+        if key not in self.cache:
+            self.cache[key] = worker.lookup(value._path)
+        return self.cache[key]
+
+    def close(self):
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
+def _describe(error):
+    name = getattr(error, "remote_type", "") or type(error).__name__
+    line = getattr(error, "remote_line", None)
+    if line is not None:
+        return (name, f"line {line}: {getattr(error, 'remote_msg', '') or error}")
+    return (name, str(error))
+
+
+class LearnerNS:
+    """A lab test's `ns`: each name is looked up in the current worker when a test reads it."""
+
+    def __init__(self, session, refs):
+        self._session, self._refs = session, refs
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._refs:
+            raise AttributeError(name)
+        return self._session.resolve(self._refs[name])
+
+
+# -- the check cell, run here ------------------------------------------------------------------
+
+class GradingLab:
+    """`lab` as a check cell sees it while grading: the real package, except that check() runs
+    each test on its own, against the worker, and records how it went."""
+
+    def __init__(self, session, say):
+        self._session, self._say = session, say
+
+    # lab's functions that read the notebook's namespace or its kernel's state: each needs a
+    # grading version here, or the check cell fails rather than running it in the grader.
+    NAMESPACE_READERS = ("lab.checkcell", "lab.notebook", "lab.takeover")
+
+    def __getattr__(self, name):
+        import lab
+        value = getattr(lab, name)
+        if getattr(value, "__module__", "") in self.NAMESPACE_READERS:
+            raise AttributeError(f"lab.{name} reads the notebook's own namespace, and the grader "
+                                 "has no grading version of it")
+        return value
+
+    def require_pass(self, lesson, lab):
+        """As lab.require_pass under nbgrader: these points need lab `lab`'s visible tests to
+        have passed, here, in this submission's grading."""
+        if (lesson, lab) not in self._session.passed:
+            self._say(f"✗ lab {lab}'s visible tests have not passed, so its hidden tests earn nothing.")
+            raise CellFailed(f"lab {lab} of lesson {lesson} has not passed its visible tests, "
+                             "so its hidden tests earn nothing")
+
+    def check(self, lesson, lab, *, hidden=False, **functions):
+        session, say = self._session, self._say
+        names = checks.names_for(lesson, lab)
+        refs, problems = {}, []
+        for name in names:
+            ref = functions.get(name, LazyName(session, name))
+            refs[name] = ref
+            try:
+                value = session.resolve(ref)
+            except wire.Abort as error:
+                problems.append(f"{name} could not be read: {_abort_reason(session, error)}")
+                continue
+            except NameError:
+                problems.append(f"{name} is not defined: run the cell that defines it first")
+                continue
+            except Exception as error:
+                problems.append(f"{name} could not be read: {type(error).__name__}: {error}")
+                continue
+            try:
+                problem = checkcell._signature_problem(name, value)
+            except wire.Abort as error:
+                problem = f"{name} could not be read: {_abort_reason(session, error)}"
+            if problem:
+                problems.append(problem)
+        kind = "hidden tests" if hidden else "tests"
+        if problems:
+            for problem in problems:
+                say(f"not yet: {problem}.")
+            raise CellFailed(f"lab {lab}: " + "; ".join(problems))
+        ns = LearnerNS(session, refs)
+        results = []
+        for t in checks.tests_for(lesson, lab, hidden=hidden):
+            if session.deadline is not None and time.monotonic() >= session.deadline:
+                results.append(checks.Result(t, False, f"not run: the cell's {session.timeout}-second "
+                                                       "limit had already run out", False))
+                continue
+            try:
+                with takeover.installed(types.SimpleNamespace()):  # whatever a test installs goes back
+                    result = checks.run_one(t, ns)
+            except wire.Abort as error:
+                result = checks.Result(t, False, _abort_reason(session, error), False)
+                session._stop()
+            results.append(result)
+        if all(r.not_done for r in results if not r.passed) and not any(r.passed for r in results):
+            stubs = ", ".join(names)
+            say(f"Lab {lab} is not done yet: {stubs} still raise{'s' if len(names) == 1 else ''} "
+                "NotImplementedError.")
+            raise CellFailed(f"lab {lab} is not done")
+        passed = sum(r.passed for r in results)
+        say(f"Lab {lab} of lesson {lesson}, {kind}: {passed} of {len(results)} pass.")
+        for r in results:
+            say(f"  {'✓' if r.passed else '✗'} {r.test.title}")
+            if not r.passed:
+                say(f"      why: {r.message}.")
+        if passed < len(results):
+            failed = next(r for r in results if not r.passed)
+            raise CellFailed(f"{failed.test.name}: {failed.message}")
+        if not hidden:
+            session.passed.add((lesson, lab))
+
+
+def _abort_reason(session, error):
+    if isinstance(error, wire.TimedOut):
+        return f"your code did not finish within the cell's {session.timeout} seconds"
+    status = session.worker.exit_status() if session.worker is not None else "ended"
+    detail = str(error)
+    if "protocol" in detail:
+        return "your code interfered with the grader's connection to it"
+    return f"your code ended the Python process it ran in ({status})"
+
+
+class _Scope(dict):
+    """The names a check cell's code sees: `lab` and `harness`, Python's builtins, and for any
+    other name the learner's object of that name, looked up lazily in the worker."""
+
+    def __init__(self, session, given):
+        super().__init__(given)
+        self._session = session
+
+    def __getitem__(self, name):
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        import builtins
+        if hasattr(builtins, name):
+            raise KeyError(name)
+        return LazyName(self._session, name)
+
+
+def _builtins_for(shim):
+    """Python's builtins for a check cell, with `import lab` (and `from lab import ...`) giving
+    the grading version of lab: the real one would look for the learner's names in this process."""
+    import builtins
+    names = dict(vars(builtins))
+    real_import = builtins.__import__
+
+    def grading_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and (name == "lab" or name.startswith("lab.")):
+            if name.startswith(("lab.checkcell", "lab.notebook", "lab.takeover")):
+                raise ImportError(f"{name} reads the notebook's own namespace; the check cell "
+                                  "cannot use it while grading")
+            module = real_import(name, globals, locals, fromlist, level)
+            if name == "lab" or not fromlist:
+                return shim   # `import lab` and `import lab.x` bind the name lab
+            return module
+        return real_import(name, globals, locals, fromlist, level)
+
+    names["__import__"] = grading_import
+    return names
+
+
+def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=None):
+    """The verdict on one submission.
+
+    code_cells   [(grade_id, source)] the learner's solution cells, in notebook order
+    grade_cells  [{"grade_id", "source", "points"}] the instructor's check cells, in order,
+                 their source from the gradebook
+
+    Returns {"cells": {grade_id: {"score", "points", "passed", "lines", "reason"}},
+             "errors": {cell id: [ename, evalue]}} as plain data.
+    """
+    import harness
+    session = Session(lesson, code_cells, timeout=timeout, limits=limits)
+    verdicts = {}
+    try:
+        for cell in grade_cells:
+            lines = []
+            session.deadline = time.monotonic() + timeout
+            shim = GradingLab(session, lines.append)
+            scope = _Scope(session, {"lab": shim, "harness": harness})
+            reason = ""
+            try:
+                code = compile(as_python(cell["source"]), f"<check cell {cell['grade_id']}>", "exec")
+                with takeover.installed(types.SimpleNamespace()):
+                    exec(code, {"__builtins__": _builtins_for(shim)}, scope)
+            except CellFailed as failure:
+                reason = str(failure)
+            except wire.Abort as error:
+                reason = _abort_reason(session, error)
+                lines.append(f"✗ {reason}.")
+                session._stop()
+            except AssertionError as failure:
+                reason = str(failure) or "an assertion in the check cell failed"
+                lines.append(f"✗ {reason}")
+            except Exception as error:
+                reason = f"the check cell raised {getattr(error, 'remote_type', '') or type(error).__name__}: {error}"
+                lines.append(f"✗ {reason}")
+            points = float(cell["points"])
+            verdicts[cell["grade_id"]] = {"score": 0.0 if reason else points, "points": points,
+                                          "passed": not reason, "lines": lines, "reason": reason}
+    finally:
+        session.close()
+    return {"cells": verdicts, "errors": {k: list(v) for k, v in session.cell_errors.items()}}

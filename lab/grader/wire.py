@@ -1,0 +1,754 @@
+"""The wire between the grader and one sandboxed worker, and the worker's main loop.
+
+Standard library only and self-contained: the grader imports this module, and the worker (a fresh
+interpreter that cannot see this repository) is sent this file's text and runs it.
+
+One message per line, JSON. Plain data (None, bool, int, float, str, and lists, tuples, dicts,
+sets and bytes of it) travels by value. Any other object stays where it lives, and the other side
+gets a handle, a Remote, whose calls and attribute reads travel back over the wire. Arguments are
+passed by copy-restore: when a call returns, every list or dict it was given and changed is
+changed the same way on the caller's side, so a callee that appends to a list it was handed is
+seen to do so, as it would be in one process.
+
+The two sides are not equal. The grader serves the worker only calls, public attribute reads and
+the iteration protocol on objects it has handed over; never a module or a class, never a name
+that starts with "_", never an attribute write. Whatever the worker sends back becomes plain
+data or a Remote in the grader; nothing it sends can run code there.
+"""
+
+import base64
+import builtins
+import json
+import os
+import select
+import sys
+import time
+
+MAX_LINE = 32 << 20      # one message, in bytes
+MAX_DEPTH = 64           # nesting of one value
+MAX_NESTING = 40         # calls waiting on calls waiting on calls
+MAX_TEXT = 2000          # an exception's message, as sent
+
+
+class WireError(Exception):
+    """The other side sent something that is not a message of this protocol."""
+
+
+class Abort(BaseException):
+    """The worker can no longer answer: it ran out of time, or its process ended. A BaseException,
+    so that a test's `except Exception` cannot mistake it for the learner's code raising."""
+
+
+class TimedOut(Abort):
+    pass
+
+
+class Gone(Abort):
+    pass
+
+
+class RemoteException(Exception):
+    """Mixed into every exception rebuilt from the other side's report of one."""
+    remote_type = ""
+
+
+class ExitRequested(RemoteException):
+    """The learner's code called sys.exit() or raised another BaseException that ends a program."""
+
+
+_exception_classes = {}
+
+
+def _builtin_exception(name):
+    cls = getattr(builtins, name, None)
+    if isinstance(cls, type) and issubclass(cls, BaseException):
+        return cls
+    return None
+
+
+def rebuild_exception(info):
+    """An exception of the nearest builtin class the other side reported, named as the original
+    was, with the original's message. Never a class of the other side's choosing."""
+    base = _builtin_exception(str(info.get("b", "")))
+    if base is None or not issubclass(base, Exception):
+        base = ExitRequested if base is not None else RuntimeError
+    name = str(info.get("t", base.__name__))
+    if not name.isidentifier() or len(name) > 60:
+        name = base.__name__
+    key = (name, base)
+    cls = _exception_classes.get(key)
+    if cls is None:
+        bases = (base,) if issubclass(base, RemoteException) else (base, RemoteException)
+        try:
+            cls = type(name, bases, {"__module__": "learner"})
+        except TypeError:  # a builtin that cannot be subclassed together with RemoteException
+            cls = type(name, (RuntimeError, RemoteException), {"__module__": "learner"})
+        _exception_classes[key] = cls
+    message = str(info.get("m", ""))[:MAX_TEXT]
+    try:
+        error = cls(message) if message or base is not StopIteration else cls()
+    except Exception:
+        error = RuntimeError(message)
+    error.remote_type = name
+    return error
+
+
+def describe_exception(error, ref=None):
+    """What the other side needs to rebuild `error`: its class name, the nearest builtin class in
+    its ancestry, and its message."""
+    builtin_name = "Exception"
+    try:
+        for cls in type(error).__mro__:
+            if cls.__module__ == "builtins" and issubclass(cls, BaseException):
+                builtin_name = cls.__name__
+                break
+    except Exception:
+        pass
+    try:
+        message = str(error)
+    except BaseException:
+        message = "(its message could not be read)"
+    try:
+        name = type(error).__name__
+    except BaseException:
+        name = builtin_name
+    info = {"t": str(name)[:60], "b": builtin_name, "m": message[:MAX_TEXT]}
+    if isinstance(error, SyntaxError):
+        info["line"] = error.lineno
+        info["text"] = (error.text or "").strip()[:200]
+        info["msg"] = str(error.msg)[:200]
+    if ref is not None:
+        info["ref"] = ref
+    return info
+
+
+# -- plain data and handles ---------------------------------------------------------------------
+
+_SCALARS = (type(None), bool, int, float, str)
+
+
+class Remote:
+    """An object that lives on the other side of the wire. Calling it, reading a public attribute
+    of it, or iterating over it asks the other side. Nothing else is forwarded: comparing it,
+    hashing it or testing its truth is done here, on the handle, and says nothing about the
+    object it stands for."""
+
+    __slots__ = ("_peer", "_handle", "_type", "__weakref__")
+
+    def __init__(self, peer, handle, type_name):
+        object.__setattr__(self, "_peer", peer)
+        object.__setattr__(self, "_handle", handle)
+        object.__setattr__(self, "_type", type_name)
+
+    def __call__(self, *args, **kwargs):
+        return self._peer.request("call", self._handle, args=args, kwargs=kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._peer.request("getattr", self._handle, name=name)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot set {name} on an object that lives in another process")
+
+    def __iter__(self):
+        return self._peer.request("iter", self._handle)
+
+    def __next__(self):
+        return self._peer.request("next", self._handle)
+
+    def __get__(self, obj, objtype=None):  # stored on a class, it binds like a function
+        if obj is None:
+            return self
+        import types
+        return types.MethodType(self, obj)
+
+    @property
+    def __signature__(self):
+        import inspect
+        params = self._peer.request("signature", self._handle)
+        if params is None:
+            return None
+        out = []
+        for name, kind, has_default in params:
+            kind = getattr(inspect.Parameter, str(kind), inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            default = "…" if has_default else inspect.Parameter.empty
+            out.append(inspect.Parameter(str(name), kind, default=default))
+        try:
+            return inspect.Signature(out)
+        except ValueError:
+            return None
+
+    def __repr__(self):
+        return f"<{self._type} from the learner's code>"
+
+
+def _is_plain_container(value):
+    return type(value) is list or type(value) is dict
+
+
+class _Encoder:
+    """Turns a value into JSON-ready data. Lists and dicts are numbered in the order they are
+    first met, so that a later "$r" can name one (aliasing, cycles, and copy-restore)."""
+
+    def __init__(self, peer, known=None, count=0):
+        self.peer = peer
+        self.index = dict(known or {})   # id(container) -> number
+        self.count = count
+        self.order = []                  # containers met for the first time, in order
+        self.keep = []
+
+    def __call__(self, value, depth=0):
+        t = type(value)
+        if t in _SCALARS:
+            return value
+        if depth > MAX_DEPTH:
+            raise ValueError("a value nested too deeply to send")
+        if isinstance(value, (list, dict)):
+            number = self.index.get(id(value))
+            if number is not None:
+                return {"$r": number}
+            self.index[id(value)] = self.count
+            self.count += 1
+            self.order.append(value)
+            self.keep.append(value)
+            if isinstance(value, list):
+                return [self(item, depth + 1) for item in list.__iter__(value)]
+            items = list(dict.items(value))
+            if all(type(k) is str and not k.startswith("$") for k, _ in items):
+                return {k: self(v, depth + 1) for k, v in items}
+            return {"$d": [[self(k, depth + 1), self(v, depth + 1)] for k, v in items]}
+        if isinstance(value, Remote) and value._peer is self.peer:
+            return {"$o": value._handle}
+        if isinstance(value, bool):
+            return bool(value)
+        if isinstance(value, int):
+            return int.__index__(value)
+        if isinstance(value, float):
+            return float.__float__(value)
+        if isinstance(value, str):
+            return str.__str__(value)
+        if isinstance(value, tuple):
+            return {"$t": [self(item, depth + 1) for item in tuple.__iter__(value)]}
+        if isinstance(value, (set, frozenset)):
+            return {"$s": [self(item, depth + 1) for item in value], "f": isinstance(value, frozenset)}
+        if isinstance(value, (bytes, bytearray)):
+            return {"$b": base64.b64encode(bytes(value)).decode("ascii")}
+        return self.peer.export(value)
+
+    def contents(self, container, depth=0):
+        """The items of a numbered container itself, for a restore."""
+        if isinstance(container, list):
+            return [self(item, depth + 1) for item in list.__iter__(container)]
+        return [[self(k, depth + 1), self(v, depth + 1)] for k, v in dict.items(container)]
+
+
+class _Decoder:
+    """The inverse of _Encoder. `table` starts with the containers a "$r" may name."""
+
+    def __init__(self, peer, table=None, snapshot=False):
+        self.peer = peer
+        self.table = list(table or [])
+        self.snapshots = [] if snapshot else None
+        self.first_new = len(self.table)
+
+    def __call__(self, data, depth=0):
+        t = type(data)
+        if t in _SCALARS:
+            return data
+        if depth > MAX_DEPTH:
+            raise WireError("a value nested too deeply")
+        if t is list:
+            out = []
+            self.table.append(out)
+            out.extend(self(item, depth + 1) for item in data)
+            return out
+        if t is not dict:
+            raise WireError(f"unexpected {t.__name__} in a message")
+        if data:
+            tag = next(iter(data))
+            if tag.startswith("$"):
+                return self._tagged(tag, data, depth)
+        out = {}
+        self.table.append(out)
+        for k, v in data.items():
+            out[k] = self(v, depth + 1)
+        return out
+
+    def _tagged(self, tag, data, depth):
+        value = data[tag]
+        if tag == "$r":
+            if type(value) is not int or not 0 <= value < len(self.table):
+                raise WireError("a reference to no container")
+            return self.table[value]
+        if tag == "$t":
+            return tuple(self(item, depth + 1) for item in self._list(value))
+        if tag == "$d":
+            out = {}
+            self.table.append(out)
+            for pair in self._list(value):
+                pair = self._list(pair)
+                if len(pair) != 2:
+                    raise WireError("a dict item that is not a pair")
+                key = self(pair[0], depth + 1)
+                try:
+                    out[key] = self(pair[1], depth + 1)
+                except TypeError:
+                    raise WireError("an unhashable dict key") from None
+            return out
+        if tag == "$s":
+            items = [self(item, depth + 1) for item in self._list(value)]
+            try:
+                return frozenset(items) if data.get("f") else set(items)
+            except TypeError:
+                raise WireError("an unhashable set item") from None
+        if tag == "$b":
+            try:
+                return base64.b64decode(str(value), validate=True)
+            except ValueError:
+                raise WireError("bytes that are not base64") from None
+        if tag == "$h":
+            if type(value) is not int:
+                raise WireError("a handle that is not a number")
+            return self.peer.remote(value, str(data.get("t", "object"))[:80])
+        if tag == "$o":
+            return self.peer.own(value)
+        raise WireError(f"unknown tag {tag[:20]!r}")
+
+    @staticmethod
+    def _list(value):
+        if type(value) is not list:
+            raise WireError("a tagged value that is not a list")
+        return value
+
+    def take_snapshots(self):
+        """What each container decoded so far holds now: to tell, after a call, which changed."""
+        self.snapshots = [_shallow(c) for c in self.table]
+
+
+def _shallow(container):
+    return list(container) if type(container) is list else list(dict.items(container))
+
+
+def _unchanged(container, snapshot):
+    now = _shallow(container)
+    if len(now) != len(snapshot):
+        return False
+    if type(container) is list:
+        return all(a is b for a, b in zip(now, snapshot))
+    return all(a[0] is b[0] and a[1] is b[1] for a, b in zip(now, snapshot))
+
+
+# -- one side of the wire -----------------------------------------------------------------------
+
+class Peer:
+    """One end of the wire. `serving` decides what the other side may ask of this one."""
+
+    def __init__(self, rfd, wfd, *, grader):
+        self.rfd, self.wfd = rfd, wfd
+        self.grader = grader
+        self.buffer = bytearray()
+        self.objects = {}          # handle -> object handed to the other side
+        self.handles = {}          # id(object) -> handle
+        self.remotes = {}          # the other side's handle -> Remote
+        self.raised = {}           # ref -> an exception of ours that went across
+        self.next_handle = 1
+        self.next_call = 1
+        self.depth = 0
+        self.deadline = None       # monotonic time; only the grader waits with one
+        self.dead = None           # why this wire can no longer be used
+        self.namespace = None      # the worker's: where cells run and names are looked up
+        self.received = 0
+
+    # handles
+    def export(self, value):
+        if self.grader:
+            import types
+            if isinstance(value, (types.ModuleType, type, types.CodeType, types.FrameType)):
+                raise TypeError(f"a {type(value).__name__} cannot be handed to the learner's code")
+        handle = self.handles.get(id(value))
+        if handle is None:
+            handle = self.next_handle
+            self.next_handle += 1
+            self.objects[handle] = value
+            self.handles[id(value)] = handle
+        try:
+            type_name = type(value).__name__
+        except BaseException:
+            type_name = "object"
+        return {"$h": handle, "t": str(type_name)[:80]}
+
+    def own(self, handle):
+        if type(handle) is not int or handle not in self.objects:
+            raise WireError("a handle to nothing this side handed over")
+        return self.objects[handle]
+
+    def remote(self, handle, type_name):
+        remote = self.remotes.get(handle)
+        if remote is None:
+            remote = self.remotes[handle] = Remote(self, handle, type_name)
+        return remote
+
+    # messages
+    def send(self, message):
+        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass") + b"\n"
+        view = memoryview(data)
+        while view:
+            if self.deadline is not None:
+                left = self.deadline - time.monotonic()
+                ready = select.select([], [self.wfd], [], max(left, 0))[1] if left > 0 else []
+                if not ready:
+                    self._die(TimedOut("time ran out"))
+            try:
+                written = os.write(self.wfd, view)
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, OSError):
+                self._die(Gone("the worker process has ended"))
+            view = view[written:]
+
+    def _die(self, error):
+        self.dead = error
+        raise error
+
+    def receive(self):
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                try:
+                    message = json.loads(line)
+                except (ValueError, RecursionError):
+                    raise WireError("a message that is not JSON") from None
+                if type(message) is not dict:
+                    raise WireError("a message that is not an object")
+                self.received += 1
+                return message
+            if len(self.buffer) > MAX_LINE:
+                raise WireError(f"a message longer than {MAX_LINE} bytes")
+            if self.deadline is not None:
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    self._die(TimedOut("time ran out"))
+                ready, _, _ = select.select([self.rfd], [], [], left)
+                if not ready:
+                    self._die(TimedOut("time ran out"))
+            try:
+                chunk = os.read(self.rfd, 1 << 20)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._die(Gone("the worker process has ended"))
+            self.buffer += chunk
+
+    # asking
+    def request(self, op, handle=None, *, args=(), kwargs=None, name=None, source=None, filename=None):
+        if self.dead is not None:
+            raise type(self.dead)(*self.dead.args)
+        if self.depth >= MAX_NESTING:
+            raise RecursionError("calls between the grader and the learner's code nested too deeply")
+        number = self.next_call
+        self.next_call += 1
+        message = {"k": "q", "n": number, "op": op}
+        sent = []
+        if handle is not None:
+            message["h"] = handle
+        if name is not None:
+            message["name"] = name
+        if source is not None:
+            message["source"], message["filename"] = source, filename
+        if args or kwargs:
+            encoder = _Encoder(self)
+            message["a"] = encoder([list(args), dict(kwargs or {})])
+            sent = encoder.order
+        self.send(message)
+        self.depth += 1
+        try:
+            while True:
+                reply = self.receive()
+                kind = reply.get("k")
+                if kind == "q":
+                    self.serve(reply)
+                    continue
+                if kind not in ("r", "e") or reply.get("n") != number:
+                    raise WireError("a reply to a question that was not asked")
+                decoder = _Decoder(self, table=sent)
+                value = decoder(reply.get("v")) if kind == "r" else None
+                self._restore(decoder, reply.get("s"))
+                if kind == "e":
+                    raise self._exception(reply.get("x"))
+                return value
+        except WireError as error:
+            self._die(Gone(f"the learner's process broke the protocol: {error}"))
+        finally:
+            self.depth -= 1
+
+    def _restore(self, decoder, restores):
+        if not restores:
+            return
+        if type(restores) is not list:
+            raise WireError("restores that are not a list")
+        for item in restores:
+            if type(item) is not list or len(item) != 2 or type(item[0]) is not int \
+                    or not 0 <= item[0] < decoder.first_new:
+                raise WireError("a restore of no container")
+            target = decoder.table[item[0]]
+            state = decoder._list(item[1])
+            if type(target) is list or isinstance(target, list):
+                list.__setitem__(target, slice(None), [decoder(x, 1) for x in state])
+            else:
+                pairs = []
+                for pair in state:
+                    pair = decoder._list(pair)
+                    if len(pair) != 2:
+                        raise WireError("a dict item that is not a pair")
+                    pairs.append((decoder(pair[0], 1), decoder(pair[1], 1)))
+                dict.clear(target)
+                try:
+                    dict.update(target, pairs)
+                except TypeError:
+                    raise WireError("an unhashable dict key") from None
+
+    def _exception(self, info):
+        if type(info) is not dict:
+            raise WireError("an error report that is not an object")
+        ref = info.get("ref")
+        if self.grader and type(ref) is int and ref in self.raised:
+            return self.raised[ref]   # our own exception, back unchanged
+        error = rebuild_exception(info)
+        if not self.grader and type(ref) is int:
+            error._wire_ref = ref
+        if "line" in info:
+            error.remote_line = info.get("line")
+            error.remote_msg = info.get("msg")
+        return error
+
+    # answering
+    def serve(self, message):
+        number = message.get("n")
+        decoder = _Decoder(self)
+        args, kwargs = [], {}
+        try:
+            if "a" in message:
+                payload = decoder(message["a"])
+                if type(payload) is not list or len(payload) != 2 or type(payload[1]) is not dict:
+                    raise WireError("arguments that are not [args, kwargs]")
+                args, kwargs = payload
+                decoder.take_snapshots()
+            value = self._perform(message, args, kwargs)
+            encoder = self._reply_encoder(decoder)
+            reply = {"k": "r", "n": number, "v": encoder(value)}
+        except Abort:
+            raise
+        except BaseException as error:  # everything the callee raises goes back as its report
+            if isinstance(error, KeyboardInterrupt) and self.grader:
+                raise
+            ref = getattr(error, "_wire_ref", None) if not self.grader else None
+            if self.grader:
+                ref = len(self.raised) + 1
+                self.raised[ref] = error
+            encoder = self._reply_encoder(decoder)
+            reply = {"k": "e", "n": number, "x": describe_exception(error, ref)}
+        restores = []
+        for i, container in enumerate(decoder.table[:len(decoder.snapshots or [])]):
+            if not _unchanged(container, decoder.snapshots[i]):
+                restores.append([i, encoder.contents(container)])
+        if restores:
+            reply["s"] = restores
+        try:
+            self.send(reply)
+        except (TypeError, ValueError) as error:  # a value JSON cannot carry
+            self.send({"k": "e", "n": number, "x": describe_exception(error)})
+
+    def _reply_encoder(self, decoder):
+        known = {id(c): i for i, c in enumerate(decoder.table[:len(decoder.snapshots or [])])}
+        return _Encoder(self, known=known, count=len(decoder.table))
+
+    def _perform(self, message, args, kwargs):
+        op = message.get("op")
+        if op in ("exec", "lookup", "bye") and not self.grader:
+            return self._worker_op(op, message)
+        target = self.own(message.get("h"))
+        if op == "call":
+            if self.grader and isinstance(target, type):
+                raise TypeError("the learner's code may not create objects of the grader's classes")
+            if not callable(target):
+                raise TypeError(f"'{type(target).__name__}' object is not callable")
+            return target(*args, **kwargs)
+        if op == "getattr":
+            name = message.get("name")
+            if type(name) is not str or name.startswith("_"):
+                raise AttributeError(f"{name!r} is not readable from the learner's code")
+            return getattr(target, name)
+        if op == "iter":
+            return iter(target)
+        if op == "next":
+            return next(target)
+        if op == "signature":
+            if self.grader:
+                raise TypeError("signatures are not served to the learner's code")
+            import inspect
+            try:
+                signature = inspect.signature(target)
+            except (TypeError, ValueError):
+                return None
+            return [(p.name, p.kind.name, p.default is not p.empty) for p in signature.parameters.values()]
+        raise WireError(f"unknown operation {str(op)[:20]!r}")
+
+    def _worker_op(self, op, message):
+        if op == "bye":
+            os._exit(0)
+        if op == "exec":
+            source, filename = message.get("source"), message.get("filename")
+            code = compile(str(source), str(filename), "exec", dont_inherit=True)
+            exec(code, self.namespace)
+            return None
+        # lookup: a dotted name in the namespace the cells ran in
+        parts = str(message.get("name", "")).split(".")
+        try:
+            value = self.namespace[parts[0]]
+        except KeyError:
+            raise NameError(f"name '{parts[0]}' is not defined") from None
+        for part in parts[1:]:
+            value = getattr(value, part)
+        return value
+
+
+# -- the worker's side --------------------------------------------------------------------------
+
+class _Bounded:
+    """sys.stdout and sys.stderr in the worker: whatever the learner's code prints is kept up to a
+    limit and then dropped, never an error and never on the wire."""
+
+    def __init__(self, limit=1 << 16):
+        self.parts, self.size, self.limit = [], 0, limit
+        self.encoding, self.errors = "utf-8", "replace"
+
+    def write(self, text):
+        text = str(text)
+        if self.size < self.limit:
+            self.parts.append(text[:self.limit - self.size])
+            self.size += len(self.parts[-1])
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+
+def _audit(protect, allow_write):
+    """An audit hook that refuses what the learner's code has no business doing while it is
+    graded: the network, new processes, signals to other processes, native code, and files
+    outside its own directory (or inside the ones `protect` names). A second lock behind the
+    sandbox, and the only one where no sandbox can be made; audit hooks are not a full security
+    boundary on their own (see docs/instructors.md)."""
+    import sys as _sys
+    protect = tuple(os.path.realpath(p) for p in protect)
+    allow_write = os.path.realpath(allow_write)
+    refused = ("socket.", "subprocess.", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
+               "os.forkpty", "os.system", "os.kill", "os.killpg", "signal.pthread_kill",
+               "ctypes.", "pty.", "resource.setrlimit", "resource.prlimit", "webbrowser.",
+               "urllib.Request", "http.client.", "ftplib.", "smtplib.", "telnetlib.", "poplib.",
+               "imaplib.", "nntplib.", "sqlite3.")
+    file_changes = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
+                    "os.utime", "os.truncate", "os.link", "os.symlink", "shutil.rmtree",
+                    "shutil.copyfile", "shutil.move")
+    blocked_modules = ("ctypes", "_ctypes", "_posixsubprocess", "subprocess", "socket", "_socket",
+                       "multiprocessing", "_multiprocessing", "_xxsubinterpreters", "ssl", "_ssl",
+                       "pty", "sqlite3", "_sqlite3", "_thread", "threading")
+
+    def inside(path, roots):
+        return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+    def hook(event, args):
+        if event.startswith(refused):
+            raise PermissionError(f"{event} is not allowed while your code is graded")
+        if event.startswith(file_changes):
+            paths = [a for a in args[:2] if isinstance(a, (str, bytes))]
+            if all(inside(os.path.realpath(os.fsdecode(p)), (allow_write,)) for p in paths) and paths:
+                return
+            raise PermissionError(f"{event} outside its own directory is not allowed while your code is graded")
+        if event == "import" and args and str(args[0]).split(".")[0] in blocked_modules:
+            raise ImportError(f"{args[0]} cannot be imported while your code is graded")
+        if event == "open":
+            path, mode, flags = (list(args) + [None, None, None])[:3]
+            if isinstance(path, int):
+                return
+            if path is None:
+                return
+            real = os.path.realpath(os.fsdecode(path))
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or \
+                      (isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC))
+            if inside(real, (allow_write,)):
+                return
+            if writing:
+                raise PermissionError(f"writing {path} is not allowed while your code is graded")
+            if protect and inside(real, protect):
+                raise PermissionError(f"reading {path} is not allowed while your code is graded")
+        if event in ("os.listdir", "os.scandir") and protect and args:
+            real = os.path.realpath(os.fsdecode(args[0] if args[0] is not None else "."))
+            if inside(real, protect) and not inside(real, (allow_write,)):
+                raise PermissionError(f"listing {args[0]} is not allowed while your code is graded")
+
+    _sys.addaudithook(hook)
+
+
+def _limit(limits):
+    import resource
+    for name, value in limits.items():
+        which = getattr(resource, name)
+        soft, hard = resource.getrlimit(which)
+        value = int(value)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(which, (value, value))
+
+
+class _Shell:
+    """get_ipython() in the worker: a notebook's magics and shell escapes do nothing here."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def worker_main(rfd, wfd):
+    """The worker: read its set-up, lock itself down, load the starter as `harness`, then answer
+    the grader until it says goodbye or the wire breaks."""
+    peer = Peer(rfd, wfd, grader=False)
+    setup = peer.receive()
+    import signal
+    import types
+    for number in (signal.SIGXFSZ, signal.SIGPIPE):
+        signal.signal(number, signal.SIG_IGN)
+    workdir = setup.get("workdir") or os.getcwd()
+    os.chdir(workdir)
+    harness = types.ModuleType("harness", "the course's starter harness, every gap a stub")
+    exec(compile(setup["starter"], "harness.py", "exec"), harness.__dict__)
+    sys.modules["harness"] = harness
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    namespace.update({k: v for k, v in vars(harness).items() if not k.startswith("_")})
+    namespace["harness"] = harness
+    namespace["get_ipython"] = lambda: _Shell()
+    peer.namespace = namespace
+    sys.stdout, sys.stderr = _Bounded(), _Bounded()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    _limit(setup.get("limits", {}))
+    _audit(setup.get("protect", []), workdir)
+    peer.send({"k": "ready"})
+    while True:
+        try:
+            message = peer.receive()
+        except Abort:
+            os._exit(0)
+        if message.get("k") != "q":
+            os._exit(3)
+        peer.serve(message)

@@ -1,0 +1,144 @@
+"""Fixtures of the browser tests: Chromium (installed if missing), the learner's edition of
+lesson 12 in a temporary course, one JupyterLab over it, one headless Chromium, and a fresh page
+per test that records every console error.
+
+Set-up that cannot be done fails the test with the reason and the log that explains it
+(labserver.SetupFailed); it never skips, so CI cannot pass without having run the browser.
+"""
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from faults import break_rung
+from labserver import SetupFailed, JupyterLab, ensure_chromium, launch_chromium
+from lab_page import NotebookPage, Problems
+from learner_edition import LESSON12, learner_edition
+from standin import write_standin
+
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+ACTION_TIMEOUT_MS = 15_000        # any one click or locator: a learner would not wait longer
+
+
+def _setup(step):
+    """Run `step()`; turn SetupFailed into a test failure that shows only the reason."""
+    try:
+        return step()
+    except SetupFailed as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def browser_tmp(tmp_path_factory):
+    return tmp_path_factory.mktemp("browser")
+
+
+@pytest.fixture(scope="session")
+def chromium(browser_tmp):
+    """/usr/bin/chromium, installed with apt-get first when it is missing."""
+    return _setup(lambda: ensure_chromium(browser_tmp / "apt.log"))
+
+
+@pytest.fixture(scope="session")
+def course_root(browser_tmp):
+    """The directory JupyterLab serves. It holds
+
+    standin/   a small notebook of ipywidgets, for the tests of the browser machinery itself
+    learner/   the learner's edition of lesson 12, once `learner_notebook` has made it
+    and, beside these, the folders of tests that need a changed copy of their own."""
+    root = browser_tmp / "root"
+    (root / "standin").mkdir(parents=True)
+    write_standin(root / "standin" / "standin.ipynb")
+    return root
+
+
+@pytest.fixture(scope="session")
+def learner_notebook(course_root, browser_tmp):
+    """The learner's edition of lesson 12 (nbgrader's generate_assignment of the master copy),
+    in learner/; returns its path relative to the served root.
+
+    BROWSER_TEST_BREAK_RUNG=<fault> (see faults.py) breaks a rung's feedback in this copy, to
+    watch the learner test fail."""
+    path = _setup(lambda: learner_edition(course_root / "learner", browser_tmp / "nbgrader"))
+    fault = os.environ.get("BROWSER_TEST_BREAK_RUNG")
+    if fault:
+        break_rung(path, fault)
+    return f"learner/{path.name}"
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(course_root, browser_tmp):
+    """`make lab`'s JupyterLab over course_root. BROWSER_TEST_SERVER_CONFIG may name a Python
+    config file whose lines are added to the test config: a way to try a server-side fix in the
+    browser before it is part of `make lab`."""
+    extra = os.environ.get("BROWSER_TEST_SERVER_CONFIG")
+    server = JupyterLab(course_root, browser_tmp / "lab-home",
+                        extra_config="\n" + Path(extra).read_text() if extra else "")
+    started = time.monotonic()
+    _setup(lambda: server.start(timeout=90))
+    server.startup_seconds = time.monotonic() - started
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def playwright_driver():
+    from playwright.sync_api import sync_playwright
+    driver = sync_playwright().start()
+    yield driver
+    driver.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver, chromium, browser_tmp):
+    context = _setup(lambda: launch_chromium(playwright_driver, browser_tmp / "profile",
+                                             browser_tmp / "chromium.log", executable=chromium))
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A new tab, its console errors recorded on `page.problems`. Closed after the test."""
+    tab = browser.new_page()
+    tab.problems = Problems().attach(tab)
+    # A reload with unsaved changes asks "leave this page?"; a learner says yes.
+    tab.on("dialog", lambda dialog: dialog.accept())
+    yield tab
+    tab.close()
+
+
+@pytest.fixture
+def screenshots(request):
+    """tests/browser/screenshots/<test name>/, emptied first (git ignores the folder)."""
+    folder = SCREENSHOTS / request.node.name.replace("[", "-").replace("]", "")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
+@pytest.fixture
+def open_notebook(page, jupyterlab, screenshots):
+    """open_notebook(path) -> NotebookPage, open in JupyterLab with an idle kernel."""
+    def opener(path, timeout=60):
+        notebook = NotebookPage(page, jupyterlab.url, path, screenshots=screenshots)
+        notebook.open(timeout)
+        return notebook
+    return opener
+
+
+@pytest.fixture
+def copy_of_learner(course_root, learner_notebook):
+    """copy_of_learner(name) -> the path, relative to the served root, of a fresh copy of the
+    learner's edition in a folder `name` of its own (no answers stored), for a test to change."""
+    def make(name):
+        folder = course_root / name
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(course_root / "learner", folder,
+                        ignore=shutil.ignore_patterns(".rungs", ".ipynb_checkpoints"))
+        return f"{name}/{LESSON12}"
+    return make

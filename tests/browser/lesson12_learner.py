@@ -1,0 +1,254 @@
+"""What a learner does in lesson 12, step by step, and what each step must show them.
+
+Each step acts through the page and then waits, up to a limit, for what the learner should see:
+the feedback the lesson data (lab/lessons/lesson12.py) gives that answer, the model answer, the
+hint, the check's sentence. If the page shows something else, the step raises LearnerSawProblem
+saying which rung or cell, what was done, what was expected and what was shown.
+
+The rungs' CSS classes are the ones lab/rungs.py documents as stable.
+"""
+
+import re
+import textwrap
+import time
+import types
+
+from lab.lessons import lesson12 as DATA
+
+from lab_page import LearnerSawProblem
+
+FEEDBACK_TIMEOUT = 10          # seconds for a click to show its feedback
+SETTLE = 1.5                   # seconds a wrong text must stay, once the page has responded
+
+
+def plain(text):
+    """Text as the page shows it, for comparing: no `code` or **bold** marks, spaces collapsed."""
+    return " ".join(text.replace("`", "").replace("**", "").split())
+
+
+def spec(rung_id):
+    for item in DATA.RUNGS:
+        if item.id == rung_id:
+            return item
+    raise LookupError(f"lesson 12 has no rung {rung_id!r}")
+
+
+def rung(nb, rung_id):
+    return nb.page.locator(f".lab-rung--{rung_id}")
+
+
+def _shown(locator):
+    return plain(locator.inner_text()) if locator.count() and locator.is_visible() else None
+
+
+def wait_for_text(nb, locator, expected, timeout, what, before=None, responded=None,
+                  settle=SETTLE):
+    """Wait until `locator` is visible and shows `expected` (compared as plain text).
+
+    Fails after `timeout` s, or sooner: once the page has responded to the action (`responded()`
+    is true; by default, the text is no longer `before`, what it showed before the action) and
+    has then shown the same wrong thing for `settle` s."""
+    want = plain(expected)
+    responded = responded or (lambda got: got != before)
+    deadline = time.monotonic() + timeout
+    last, since = object(), time.monotonic()
+    while True:
+        got = _shown(locator)
+        if got == want:
+            return got
+        now = time.monotonic()
+        if got != last:
+            last, since = got, now
+        if now > deadline or (responded(got) and now - since > settle):
+            shown = "nothing (it is hidden or absent)" if got is None else repr(got)
+            raise LearnerSawProblem(f"{what}: expected {want!r}; the page showed {shown}")
+        nb.page.wait_for_timeout(100)
+
+
+def every_rung_rendered(nb):
+    """Every rung of the lesson data is on the page once, drawn, with its options; every lab has
+    its hint ladder. Returns the number of rungs."""
+    missing, wrong = [], []
+    for item in DATA.RUNGS:
+        box = rung(nb, item.id)
+        if box.count() != 1:
+            missing.append(f"{item.id} (found {box.count()})")
+            continue
+        if item.kind in ("choice", "multi"):
+            n = box.locator(".lab-rung-option").count()
+            if n != len(item.options):
+                wrong.append(f"{item.id} has {n} option buttons, not {len(item.options)}")
+        if not box.is_visible():
+            wrong.append(f"{item.id} is not visible")
+    for lab_number in DATA.HINTS:
+        if nb.page.locator(f".lab-hints--lab{lab_number}").count() != 1:
+            missing.append(f"hint ladder of lab {lab_number}")
+    if missing or wrong:
+        raise LearnerSawProblem("not every rung was drawn after Run All: "
+                                + "; ".join([f"missing {m}" for m in missing] + wrong))
+    return len(DATA.RUNGS)
+
+
+def choose(nb, rung_id, index):
+    """Click option `index` of a choice rung; see that option's own feedback, marked right or
+    wrong as the lesson data says."""
+    item = spec(rung_id)
+    option = item.options[index]
+    box = rung(nb, rung_id)
+    button = box.locator(f".lab-rung-option-{index}")
+    button.scroll_into_view_if_needed()
+    button.click()
+    verdict = ("Yes. " if option.right else "Not this one. ") + option.feedback
+    what = (f"rung {rung_id}: after picking ({'abcdefghij'[index]}) {plain(option.text)[:60]!r}, "
+            "its feedback")
+    # The kernel has answered the click once the button is marked chosen.
+    chosen = lambda got: "lab-rung-chosen" in (button.get_attribute("class") or "")
+    wait_for_text(nb, box.locator(".lab-rung-feedback"), verdict, FEEDBACK_TIMEOUT, what,
+                  responded=chosen)
+    mark = "lab-rung-right" if option.right else "lab-rung-wrong"
+    classes = button.get_attribute("class") or ""
+    if "lab-rung-chosen" not in classes or mark not in classes:
+        raise LearnerSawProblem(f"rung {rung_id}: the picked option is not marked chosen and "
+                                f"{mark.split('-')[-1]} (its classes: {classes})")
+    return verdict
+
+
+def type_number(nb, rung_id, number, press="Enter"):
+    """Type `number` into a number rung and press Enter (or click Check); see its feedback."""
+    item = spec(rung_id)
+    box = rung(nb, rung_id)
+    field = box.locator(".lab-rung-number-input input")
+    field.scroll_into_view_if_needed()
+    feedback = box.locator(".lab-rung-feedback")
+    before = _shown(feedback)
+    field.fill(str(number))
+    if press == "Enter":
+        field.press("Enter")
+    else:
+        box.locator(".lab-rung-submit").click()
+    if number == item.answer:
+        expected = "Yes. " + item.right
+    else:
+        expected = "Not quite. " + item.near.get(number, item.wrong)
+    wait_for_text(nb, feedback, expected, FEEDBACK_TIMEOUT,
+                  f"rung {rung_id}: after typing {number}, its feedback", before=before)
+    return expected
+
+
+def tap_and_check(nb, rung_id, indexes):
+    """Tap the options `indexes` of a multi-select rung, press Check, see the verdict."""
+    item = spec(rung_id)
+    box = rung(nb, rung_id)
+    for index in indexes:
+        button = box.locator(f".lab-rung-option-{index}")
+        button.scroll_into_view_if_needed()
+        button.click()
+        nb.page.wait_for_function("(el) => el.classList.contains('lab-rung-chosen')",
+                                  arg=button.element_handle(), timeout=FEEDBACK_TIMEOUT * 1000)
+    box.locator(".lab-rung-submit").click()
+    fits = {i for i, (_, right) in enumerate(item.options) if right}
+    expected = ("Yes. " + item.right) if set(indexes) == fits else ("Not quite. " + item.wrong)
+    wait_for_text(nb, box.locator(".lab-rung-feedback"), expected, FEEDBACK_TIMEOUT,
+                  f"rung {rung_id}: after tapping options {list(indexes)} and Check, its feedback")
+    return expected
+
+
+def reveal(nb, rung_id):
+    """Press an open question's reveal button; see the model answer and the common answers."""
+    item = spec(rung_id)
+    box = rung(nb, rung_id)
+    body = box.locator(".lab-reveal-body")
+    if body.is_visible():
+        raise LearnerSawProblem(f"rung {rung_id}: the model answer shows before it is asked for")
+    box.locator(".lab-reveal").click()
+    common = " ".join(f"{answer} {misses}" for answer, misses in item.common)
+    expected = (f"A model answer. {item.model_answer} "
+                f"Common answers, and what each one misses {common}")
+    wait_for_text(nb, body, expected, FEEDBACK_TIMEOUT,
+                  f"rung {rung_id}: after pressing the reveal button, the revealed text")
+
+
+def open_hints(nb, lab_number):
+    """Open the three levels of a lab's hint ladder, one at a time, each only after the last."""
+    ladder = nb.page.locator(f".lab-hints--lab{lab_number}")
+    levels = DATA.HINTS[lab_number].levels
+    for level, (_, text) in enumerate(levels, start=1):
+        button = ladder.locator(f".lab-hint-level-{level}")
+        body = ladder.locator(f".lab-hint-body-{level}")
+        if body.is_visible():
+            raise LearnerSawProblem(f"hints of lab {lab_number}: level {level} shows before "
+                                    "its button is pressed")
+        for later in range(level + 1, 4):
+            if ladder.locator(f".lab-hint-level-{later}").is_enabled():
+                raise LearnerSawProblem(f"hints of lab {lab_number}: level {later} can be "
+                                        f"opened before level {level}")
+        button.scroll_into_view_if_needed()
+        button.click()
+        wait_for_text(nb, body, text, FEEDBACK_TIMEOUT,
+                      f"hints of lab {lab_number}: after pressing level {level}, its text")
+
+
+# --- the summarize gap ------------------------------------------------------------------------
+
+STUB = re.compile(r"^[ \t]*# YOUR CODE HERE\n[ \t]*raise NotImplementedError\(\)[ \t]*\n?", re.M)
+
+# A mistake the lesson argues against: asking in the agent's voice.
+WRONG_SUMMARIZE = '''\
+document = user_message("\\n".join(["<conversation>", render(messages), "</conversation>"]))
+reply = model.complete(harness.SYSTEM, [document], [])
+summary = text_of(reply).strip()
+if reply["stop_reason"] == "error" or not summary:
+    raise RuntimeError("no summary")
+return summary
+'''
+
+# Right, and it keeps the model of every call it makes, so the learner can see later demo
+# cells run on it: summaries_written is theirs.
+RIGHT_SUMMARIZE = '''\
+summaries_written.append(model)
+document = user_message("\\n".join(["<conversation>", render(messages), "</conversation>"]))
+reply = model.complete(SUMMARY_SYSTEM, [document], [])
+summary = text_of(reply).strip()
+if reply["stop_reason"] == "error" or not summary:
+    raise RuntimeError(f"no summary: {reply.get('error_message', 'the reply was empty')}")
+return summary
+'''
+
+
+def fill_gap(source, body, before=""):
+    """The learner's edition of a gap cell with its stub replaced by `body` (indented like the
+    stub), and `before` put above the cell's first line."""
+    match = STUB.search(source)
+    if match is None:
+        raise LearnerSawProblem(f"the gap holds no '# YOUR CODE HERE' stub:\n{source}")
+    indent = re.match(r"[ \t]*", match.group(0)).group(0)
+    filled = source[:match.start()] + textwrap.indent(body, indent) + source[match.end():]
+    return before + filled.rstrip("\n")
+
+
+def expected_verdict(body):
+    """What lab.check(12, lab=1) says of `body` as summarize, computed here from the same
+    tests the notebook's check cell runs: (the count line, [failing sentences])."""
+    import harness
+    from lab import checks
+
+    scope = {name: getattr(harness, name) for name in
+             ("SUMMARY_SYSTEM", "estimate_tokens", "render", "text_of", "user_message")}
+    scope.update(harness=harness, summaries_written=[])
+    exec("def summarize(model, messages):\n" + textwrap.indent(body, "    "), scope)
+    results = checks.run(12, 1, types.SimpleNamespace(summarize=scope["summarize"]), hidden=False)
+    passed = sum(r.passed for r in results)
+    head = f"Lab 1 of lesson 12, tests: {passed} of {len(results)} pass."
+    return head, [f"✗ {r.test.title} why: {r.message}." for r in results if not r.passed]
+
+
+def run_check(nb, check_cell, body):
+    """Run the check cell; see the verdict lab.check gives `body`. Returns the output text."""
+    nb.run_cell(check_cell)
+    shown = plain(nb.output_text(check_cell))
+    head, failures = expected_verdict(body)
+    missing = [line for line in [head] + failures if plain(line) not in shown]
+    if missing:
+        raise LearnerSawProblem(f"cell {check_cell} (the lab 1 check): expected {missing!r}; "
+                                f"the page showed {shown!r}")
+    return shown

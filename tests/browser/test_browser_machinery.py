@@ -1,0 +1,134 @@
+"""The machinery under the learner test fails loudly and fast: a JupyterLab that does not come up,
+a Chromium that does not start, a broken widget, a widget whose model is gone, and a cell below
+the fold are each reported with their reason, never waited on forever and never missed."""
+
+import socket
+import textwrap
+import time
+
+import pytest
+
+from labserver import TEST_SETTINGS, JupyterLab, SetupFailed, launch_chromium
+from lab_page import LearnerSawProblem, NotebookPage
+from standin import write_standin
+
+
+def test_jupyterlab_that_exits_fails_with_the_last_lines_of_its_log(tmp_path):
+    with socket.socket() as taken:                    # the port is in use before the server starts
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = JupyterLab(tmp_path, tmp_path / "home", port=port)
+        started = time.monotonic()
+        with pytest.raises(SetupFailed) as failure:
+            server.start(timeout=60)
+    message = str(failure.value)
+    assert "JupyterLab exited with code 1 before it answered" in message
+    assert f"The port {port} is already in use" in message
+    assert "Last lines of" in message and "jupyterlab.log" in message
+    assert time.monotonic() - started < 30
+    assert server.process is None
+
+
+def test_jupyterlab_that_does_not_answer_in_time_is_stopped_and_fails(tmp_path):
+    server = JupyterLab(tmp_path, tmp_path / "home")
+    with pytest.raises(SetupFailed) as failure:
+        server.start(timeout=0.2)                       # it takes seconds to import, always
+    message = str(failure.value)
+    assert "did not answer on http://127.0.0.1:" in message and "within 0.2 s" in message
+    assert "Last lines of" in message
+    assert server.process is None                       # stopped, not left running
+
+
+@pytest.mark.parametrize("script, reason", [
+    ("echo 'chromium: error while loading shared libraries: libnss3.so' >&2; exit 127",
+     "libnss3.so"),
+    ("sleep 600", "did not start within 3 s"),
+])
+def test_chromium_that_cannot_start_fails_with_its_output(tmp_path, playwright_driver,
+                                                          script, reason):
+    fake = tmp_path / "chromium"
+    fake.write_text(f"#!/bin/sh\n{script}\n")
+    fake.chmod(0o755)
+    started = time.monotonic()
+    with pytest.raises(SetupFailed) as failure:
+        launch_chromium(playwright_driver, tmp_path / "profile", tmp_path / "chromium.log",
+                        executable=str(fake), timeout=3)
+    assert reason in str(failure.value)
+    assert f"Chromium ({fake}) did not start within 3 s" in str(failure.value)
+    assert time.monotonic() - started < 20
+
+
+# A widget whose view cannot be made: ipywidgets draws its error widget and logs to the console.
+BROKEN_WIDGET = textwrap.dedent('''\
+    import ipywidgets as widgets
+    class Broken(widgets.DOMWidget):
+        from traitlets import Unicode
+        _view_name = Unicode("NoSuchView").tag(sync=True)
+        _view_module = Unicode("@jupyter-widgets/controls").tag(sync=True)
+        _model_name = Unicode("HTMLModel").tag(sync=True)
+        _model_module = Unicode("@jupyter-widgets/controls").tag(sync=True)
+    Broken()''')
+
+
+def test_a_widget_that_fails_to_draw_is_named(course_root, open_notebook, page):
+    folder = course_root / "broken-widget"
+    folder.mkdir(exist_ok=True)
+    write_standin(folder / "standin.ipynb", extra_cells=[BROKEN_WIDGET])
+    notebook = open_notebook("broken-widget/standin.ipynb")
+    notebook.menu("Run", "Run All Cells")
+    page.locator(".jupyter-widgets-error-widget").wait_for()
+    with pytest.raises(LearnerSawProblem) as failure:
+        page.problems.check(page, "after Run All")
+    message = str(failure.value)
+    last = len(notebook.state()["cells"]) - 1
+    assert f"failed widget model or view: cell {last}" in message
+    assert "console error" in message
+
+
+def test_a_widget_whose_model_is_gone_is_named(course_root, open_notebook, page):
+    """What every saved widget shows after a restart and a reload when nothing is done about it:
+    ipywidgets keeps a widget's model in the kernel only."""
+    folder = course_root / "reloaded"
+    folder.mkdir(exist_ok=True)
+    write_standin(folder / "standin.ipynb")
+    notebook = open_notebook("reloaded/standin.ipynb")
+    notebook.run_all(60)
+    page.problems.check(page, "after Run All")         # clean so far
+    notebook.save()
+    notebook.restart_kernel()
+    page.reload()
+    notebook.open()
+    page.locator("text=Error displaying widget").first.wait_for()
+    with pytest.raises(LearnerSawProblem) as failure:
+        page.problems.check(page, "after the reload")
+    assert "'Error displaying widget' shown: cell 1: 'Error displaying widget: model not found'" \
+        in str(failure.value)
+
+
+def test_cells_far_above_and_below_the_screen_are_drawn(open_notebook, page):
+    notebook = open_notebook("standin/standin.ipynb")
+    notebook.run_all(60)                                # Run All leaves the view at the bottom
+    top = page.locator(".standin-rung")
+    assert top.count() == 1, "the first cell's widget is not in the page"
+    assert top.bounding_box()["y"] < 0, \
+        "the stand-in is too short to test windowing: its first cell is still on screen"
+    assert page.locator(".standin-bottom").count() == 1
+    page.problems.check(page, "after Run All")
+
+
+def test_windowing_left_on_is_caught(tmp_path, course_root, browser, jupyterlab):
+    """JupyterLab's "full" windowing (the 4.2-4.5 default) leaves off-screen cells out of the
+    page; the test must notice, not test only what happens to be on screen."""
+    settings = dict(TEST_SETTINGS)
+    settings["@jupyterlab/notebook-extension/tracker.jupyterlab-settings"] = {"windowingMode": "full"}
+    server = JupyterLab(course_root, tmp_path / "home", settings=settings).start(timeout=90)
+    tab = browser.new_page()
+    try:
+        with pytest.raises(LearnerSawProblem) as failure:
+            NotebookPage(tab, server.url, "standin/standin.ipynb").open()
+    finally:
+        tab.close()
+        server.stop()
+    assert "cells of standin/standin.ipynb are in the page" in str(failure.value)
+    assert "windowing" in str(failure.value)
