@@ -32,17 +32,18 @@ def summarize(model, messages):
 
 
 def find_cut(rows, keep_recent_tokens):
-    """Where to cut `rows` (as SessionLog.rows() returns them) for a compaction: the index of the
-    first row to keep; the rows before it are summarised. 0 means everything fits in
-    `keep_recent_tokens`. The cut lands on a turn boundary, a user message, and where there is
-    none, at least never on a tool result: a kept tail opening on a result whose call was
-    summarised away earns a 400. The answer may be len(rows): nothing can be kept."""
+    """The cut for compacting `rows` (SessionLog.rows()'s list): the position of the earliest row
+    kept, everything in front of it being summarised. 0 says it all fits in
+    `keep_recent_tokens`. A cut sits where a prompt begins, on a user message; when there is no
+    such row, it must still not sit on a tool result, since a tail that starts with a result
+    whose call went into the summary is refused with a 400. It may equal len(rows), meaning
+    that no tail can be kept."""
     cut, kept = len(rows), 0
-    while cut > 0 and kept < keep_recent_tokens:  # walk back from the newest row
+    while cut and kept < keep_recent_tokens:  # from the newest row backwards, adding up sizes
         cut -= 1
         kept += estimate_tokens([rows[cut][1]])
     if kept < keep_recent_tokens:
-        return 0
+        return 0                              # the budget was never spent: all of it fits
     ### BEGIN SOLUTION
     # Only ever forward, so the tail never grows past the budget.
     users = [i for i in range(cut, len(rows)) if rows[i][1]["role"] == "user"]
@@ -55,14 +56,13 @@ def find_cut(rows, keep_recent_tokens):
 
 
 def compact(log, model, *, keep_recent_tokens):
-    """Compact the session in `log` (a SessionLog), with `model` writing the summary. The plan
-    comes from log.rows() and find_cut: the rows before the cut are summarised with summarize,
-    then exactly one entry is appended, log.append_compaction(summary, id of the row at the
-    cut). Nothing else is written and no harness is touched (maybe_compact does that). Returns
-    True when it compacted. Returns False, having appended nothing and asked the model nothing,
-    when the cut is 0 (nothing to summarise) or len(rows) (nothing to keep); and False, having
-    appended nothing, when summarize raises RuntimeError: the session goes on uncompacted and
-    the user's prompt is still answered."""
+    """One compaction of the session in `log` (a SessionLog), its summary written by `model`.
+    log.rows() and find_cut make the plan; summarize condenses the rows in front of the cut;
+    then a single entry goes on the end of the log: log.append_compaction(summary, the id of
+    the row at the cut). No other line is written, and the harness is left to maybe_compact.
+    True when it compacted. False, with the log as it was and no model asked, for a cut of 0
+    (nothing to condense) or len(rows) (nothing to keep). False, with the log as it was, when
+    summarize raises RuntimeError: the session carries on as it is and the prompt goes ahead."""
     ### BEGIN SOLUTION
     rows = log.rows()
     cut = find_cut(rows, keep_recent_tokens)
@@ -78,14 +78,13 @@ def compact(log, model, *, keep_recent_tokens):
 
 
 def maybe_compact(harness, log, model, *, window, reserve, keep_recent_tokens):
-    """Compact when the transcript has come within `reserve` tokens of the context `window`, then
-    hand the harness what the log replays now. For the code around the harness to call before
-    each prompt, never while a run is going on. Returns True when it compacted."""
+    """If the transcript is within `reserve` tokens of the context `window`, compact, and give the
+    harness whatever the log now replays. Meant for whoever drives the harness, between one
+    prompt and the next; refused while a run is active. True when a compaction happened."""
     if harness.is_running:
         raise RuntimeError("cannot compact during a run")
-    if estimate_tokens(harness.messages) <= window - reserve:
+    near_the_wall = estimate_tokens(harness.messages) > window - reserve
+    if not (near_the_wall and compact(log, model, keep_recent_tokens=keep_recent_tokens)):
         return False
-    if not compact(log, model, keep_recent_tokens=keep_recent_tokens):
-        return False
-    harness.replace_messages(log.replay())
+    harness.replace_messages(log.replay())  # the same rule a resume would follow
     return True

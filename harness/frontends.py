@@ -5,42 +5,41 @@ import json
 from .messages import text_of
 
 # == 5 frontends ==
-# A frontend folds the events of one run: render(event) for each, then finish(), which says whether
-# the run ended well. The loop never knows what its events are made to look like.
+# A frontend takes a run's events one by one, render(event), and then finish() reports whether
+# the run went well. How events end up looking is no business of the loop's.
 
 
 class JsonRenderer:
-    """Prints every event as a line of JSON, for another program to read."""
+    """Each event printed as one JSON line, for programs rather than people."""
 
     def __init__(self):
         self.failed = False
 
     def render(self, event):
         print(json.dumps(event))
-        if event["type"] == "message_end" and event["message"].get("stop_reason") == "error":
-            self.failed = True
+        message = event.get("message") if event["type"] == "message_end" else None
+        self.failed = self.failed or (message is not None and message.get("stop_reason") == "error")
 
     def finish(self):
         return not self.failed
 
 
 class FinalTextRenderer:
-    """Prints only the answer, for `> answer.txt`: nothing while the run is going on. finish()
-    prints the text of the last assistant message and returns True; when that message failed
-    (stop_reason "error") it prints "Error: <its error_message>" and returns False."""
+    """The answer alone, fit for `> answer.txt`: silent while the run lasts. finish() prints the
+    words of the final assistant message and returns True, or, if that message failed
+    (stop_reason "error"), prints "Error: <its error_message>" and returns False."""
 
     def __init__(self):
-        self.last = None  # the newest assistant message so far
+        self.last = None  # the latest assistant message seen
 
     def render(self, event):
-        if event["type"] == "message_end" and event["message"]["role"] == "assistant":
-            self.last = event["message"]
+        message = event.get("message") if event["type"] == "message_end" else None
+        if message is not None and message["role"] == "assistant":
+            self.last = message
 
     def finish(self):
         if self.last is None:
             return False
-        if self.last["stop_reason"] == "error":
-            print(f"Error: {self.last['error_message']}")
-            return False
-        print(text_of(self.last))
-        return True
+        failed = self.last["stop_reason"] == "error"
+        print(f"Error: {self.last['error_message']}" if failed else text_of(self.last))
+        return not failed

@@ -9,74 +9,70 @@ from .tools import run_tool, tool_specs
 
 def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_steering=None,
               get_follow_ups=None):
-    """Send `prompt` to the model and go on until it asks for no more tools, a reply comes back
-    failed (stop_reason "error"), or `max_turns` model calls have been made (None: no limit).
+    """Give `prompt` to the model, and keep at it until the model wants no more tools, a reply
+    fails (stop_reason "error"), or `max_turns` model calls are spent (None means no limit).
 
-    A generator of events, plain dicts with a "type" that report what happened and draw nothing.
-    They always come in balanced pairs, whichever way the run ends: agent_start ... agent_end
-    around the run and turn_start ... turn_end around each turn. The single ordering rule is
-    mutate, then announce: a message is appended to `messages` (the caller's list, which is the
-    record) before its message_end is yielded. The last message of agent_end's "messages" is the
-    final one.
+    Yields events: plain dicts with a "type", which report and never draw. However the run ends
+    they pair up, agent_start with agent_end for the run, turn_start with turn_end for each
+    turn. Mutate first, announce second: a message joins `messages` (the caller's list, i.e. the
+    record) before the message_end that reports it. agent_end's "messages" ends on the final one.
 
-    The user may speak while a run is going on, and the loop asks for their words only at points
-    where a user message keeps the transcript valid. `get_steering` and `get_follow_ups` take no
-    arguments and return a list of user messages, usually empty: steering is asked for once every
-    call of a turn has its result, follow-ups only when the run would otherwise be over. The loop
-    never sees a queue."""
-    new = []  # the messages of this run, for agent_end
+    A user can talk during a run; their words are fetched only at moments when one more user
+    message leaves the transcript valid. `get_steering` and `get_follow_ups` are called with no
+    arguments and return a (usually empty) list of user messages. Steering is fetched once each
+    call of a turn is answered; follow-ups only when the run has nothing left to do. No queue is
+    ever visible to the loop."""
+    new = []  # what this run added, handed over with agent_end
 
     def record(message):
-        """Append `message` to the record first, then return the event that announces it."""
+        """Put `message` in the record, then return the event that tells of it."""
         messages.append(message)
         new.append(message)
         return {"type": "message_end", "message": message}
 
     def ask(get):
-        """The user messages `get` has waiting: [] when it has none or was not given."""
+        """Whatever user messages `get` is holding: [] if none, or if it was never passed."""
         return list(get()) if get else []
 
     yield {"type": "agent_start"}
-    turn, calls, failed = 0, [], False
-    # What opens the next turn. Steering queued while nothing ran goes in with the prompt.
-    pending = [user_message(prompt)] + ask(get_steering)
-    while pending:                      # outer loop: the prompt, then each follow-up
-        while calls or pending:         # inner loop: each pass is one turn
-            turn += 1
-            yield {"type": "turn_start"}
-            for message in pending:     # the top of a turn is the only place a user may speak
-                yield record(message)
-            pending = []
-            if max_turns is not None and turn > max_turns:  # checked before a call, not after
-                reply = error_message(f"Agent stopped after max_turns={max_turns}")
-            else:
-                reply = model.complete(system, context_for_model(messages), tool_specs(tools))
-            yield record(reply)
-            # Nothing in a failed reply is acted on, and nobody is asked for more.
-            failed = reply["stop_reason"] == "error"
-            calls = [] if failed else tool_calls(reply)
-            for call in calls:
-                yield {"type": "tool_execution_start", "call": call}
-                result = run_tool(tools, call)
-                yield record(result)    # nothing may come between the tool returning and this
-                yield {"type": "tool_execution_end", "call": call, "result": result}
+    turn, calls = 0, []
+    # The user messages that open the next turn. Steering queued before the run joins the prompt.
+    waiting = [user_message(prompt)] + ask(get_steering)
+    while waiting or calls:             # one pass, one turn; calls still unanswered force another
+        turn += 1
+        yield {"type": "turn_start"}
+        for message in waiting:         # a user may only speak here, where a turn begins
+            yield record(message)
+        if max_turns is not None and turn > max_turns:  # tested before calling, never after
+            reply = error_message(f"Agent stopped after max_turns={max_turns}")
+        else:
+            reply = model.complete(system, context_for_model(messages), tool_specs(tools))
+        yield record(reply)
+        if reply["stop_reason"] == "error":
+            # A failed reply ends the run: none of it is carried out, nobody is asked for more.
             yield {"type": "turn_end", "message": reply}
-            if not failed:
-                pending = ask(get_steering)     # every call of the turn is answered by now
-        if not failed:
-            pending = ask(get_follow_ups)       # no calls and no steering: the run would end
-    yield {"type": "agent_end", "messages": new}  # the only exit, so every exit is balanced
+            break
+        calls = tool_calls(reply)
+        for call in calls:
+            yield {"type": "tool_execution_start", "call": call}
+            result = run_tool(tools, call)
+            yield record(result)        # nothing may come between the tool returning and this
+            yield {"type": "tool_execution_end", "call": call, "result": result}
+        yield {"type": "turn_end", "message": reply}
+        waiting = ask(get_steering)     # safe now: every call of the turn has its result
+        if not calls and not waiting:
+            waiting = ask(get_follow_ups)   # the run was about to end; anything more to do?
+    yield {"type": "agent_end", "messages": new}  # the single way out keeps every exit balanced
 
 
 def context_for_model(messages):
-    """What the model is sent, which is not the record: the record keeps what happened, and this
-    builds from it, for every request, a transcript a provider will accept. Failed assistant
-    messages with nothing in them are dropped (a failed reply that said something stays), then
-    every call is paired with a result. Returns a new list and leaves the record alone."""
-    kept = [m for m in messages
-            if not (m["role"] == "assistant" and not m["content"]
-                    and m.get("stop_reason") == "error")]
-    return repair_tool_history(kept)
+    """The view the model gets, as opposed to the record. The record holds what happened; from
+    it, before each request, this makes a transcript that a provider takes: failed assistant
+    messages with empty content go (one that failed after saying something stays), then calls
+    and results are paired. A new list comes back; the record is not touched."""
+    return repair_tool_history([
+        m for m in messages
+        if m["role"] != "assistant" or m["content"] or m.get("stop_reason") != "error"])
 
 
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
@@ -90,18 +86,15 @@ def repair_tool_history(messages):
     arguments are unknown, so no call can be made up for it); a call without a result is given
     INTERRUPTED, marked is_error. Pure and idempotent: returns a new list of the same message
     objects, equal to the input when the input was already valid. Call ids are assumed unique."""
-    recorded = {}  # call id -> the first result recorded for it
+    first_result = {}
     for m in messages:
-        if m["role"] == "toolResult":
-            recorded.setdefault(m["tool_call_id"], m)
-    repaired = []
-    for m in messages:
-        if m["role"] == "toolResult":
-            continue  # every result is put back below, straight after its call
-        repaired.append(m)
-        if m["role"] == "assistant":
-            for call in tool_calls(m):
-                repaired.append(recorded.get(call["id"]) or {
-                    "role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
-                    "content": INTERRUPTED, "is_error": True})
-    return repaired
+        if m["role"] == "toolResult" and m["tool_call_id"] not in first_result:
+            first_result[m["tool_call_id"]] = m
+    out = []
+    for m in (m for m in messages if m["role"] != "toolResult"):  # results return below
+        out.append(m)
+        for call in tool_calls(m) if m["role"] == "assistant" else []:
+            out.append(first_result.get(call["id"]) or {
+                "role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
+                "content": INTERRUPTED, "is_error": True})
+    return out

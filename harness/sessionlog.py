@@ -5,28 +5,30 @@ import json
 from .messages import user_message
 
 # == 6 environment ==
-# What a session needs around the harness, beginning with a disk. Regions 3 and 4 know none of it.
+# What a session needs around the harness, starting with a disk. Regions 3 and 4 never see it.
 
 
 class SessionLog:
-    """A session kept on disk: the file `path` in the workspace `ws`, one JSON object per line and
-    one line per message, {"id": "e1", "type": "message", "message": {...}}. Lines are appended,
-    never edited. The log is the truth and the transcript is what replay() reads out of it, so a
-    session resumes as Harness(..., messages=log.replay()). Keeps no state but `ws` and `path`."""
+    """A session on disk, in the file `path` of the workspace `ws`: a JSON object on each line, a
+    line for each message, {"id": "e1", "type": "message", "message": {...}}. Lines get added at
+    the end and are never altered. What the file says is the truth; the transcript is computed
+    from it by replay(), so resuming a session is Harness(..., messages=log.replay()). Holds
+    nothing besides `ws` and `path`."""
 
     def __init__(self, ws, path):
         self.ws, self.path = ws, path
 
     def entries(self):
-        """Every entry, oldest first; [] when the file does not exist yet. A line that is not JSON
-        (a write torn part-way) raises ValueError naming its line number. It is never passed
-        over: the next append would be glued onto it and both entries would be lost."""
-        text = self.ws.read_text(self.path) if self.ws.exists(self.path) else ""
+        """All entries, the oldest first, or [] while there is no file. A line that is not valid
+        JSON (a write cut off half-way) raises ValueError with its line number. Skipping it is
+        not an option: the following append would stick to its end and spoil both entries."""
+        if not self.ws.exists(self.path):
+            return []
         entries = []
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(self.ws.read_text(self.path).splitlines(), start=1):
             try:
                 entries.append(json.loads(line))
-            except ValueError:
+            except ValueError:  # named and raised, never skipped: see above
                 raise ValueError(f"{self.path}, line {number}: not a complete log entry") from None
         return entries
 
@@ -38,18 +40,18 @@ class SessionLog:
         return entry["id"]
 
     def append_compaction(self, summary, first_kept_id):
-        """Append a compaction entry and return its id. From here on, the entries before
-        `first_kept_id` are read as `summary`. Nothing is removed."""
+        """Add a compaction entry at the end and return its id. Readers of the log will take
+        every entry ahead of `first_kept_id` as `summary` from now on. Nothing is deleted."""
         entry = {"id": f"e{len(self.entries()) + 1}", "type": "compaction",
                  "summary": summary, "first_kept_id": first_kept_id}
         self.ws.append_text(self.path, json.dumps(entry) + "\n")
         return entry["id"]
 
     def rows(self):
-        """(entry id, message) for each message of the transcript, in order. A compaction entry
-        is a rule for reading what stands before it: the rows before its first_kept_id become one
-        row, (the entry's own id, its summary as a user message), and the rows from first_kept_id
-        on stay as they are."""
+        """The transcript's messages in order, each as (entry id, message). A compaction entry
+        says how to read the entries above it: every row ahead of its first_kept_id turns into a
+        single row, (the compaction's own id, its summary as a user message), and the row named
+        by first_kept_id and those after it are kept as they were."""
         ### BEGIN SOLUTION
         rows = []
         for entry in self.entries():
@@ -70,8 +72,8 @@ class SessionLog:
 
 
 def persist_to(log):
-    """A listener for Harness.subscribe that appends each message to `log` the moment it is
-    complete. Saving is this listener's job alone, whoever is consuming the run."""
+    """A listener, for Harness.subscribe, that writes each message to `log` as soon as it is
+    finished. Only this listener saves, so saving does not depend on who reads the run."""
     def listener(event):
         if event["type"] == "message_end":
             log.append_message(event["message"])

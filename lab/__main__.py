@@ -4,6 +4,7 @@
     python -m lab end 11                 the harness.py as lesson 11 leaves it
     python -m lab diff 11 12             what changed from the end of lesson 11 to lesson 12's starter
                                          (12.2 names lab 2's starter)
+    python -m lab build 12 [--check]     make lesson 12's notebook from its source and run it
 """
 
 import argparse
@@ -23,6 +24,12 @@ def main(argv=None):
     p = sub.add_parser("diff", help="what changed between two points of the course")
     p.add_argument("old", help="11 is the end of lesson 11")
     p.add_argument("new", help="12 is lesson 12's starter, 12.2 its lab 2's")
+    p = sub.add_parser("build", help="make a lesson's notebook from its source and run it")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["build"]:
+        from lab.lessons.build import main as build
+        return build(argv)
     args = parser.parse_args(argv)
     try:
         if args.command == "starter":

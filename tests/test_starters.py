@@ -138,3 +138,10 @@ def test_an_earlier_version_runs_as_written():
     log.append_message(harness.user_message("hi"))
     log.append_compaction("summary", "e1")
     assert lesson11.SessionLog.rows(log) == [("e1", harness.user_message("hi"))]
+
+
+def test_lesson_11s_harness_docstring_is_lesson_12s_without_replace_messages():
+    from harness.earlier import lesson11
+    now = harness.Harness.__doc__
+    assert now.startswith(lesson11.Harness.__doc__.rstrip())
+    assert now[len(lesson11.Harness.__doc__.rstrip()):].lstrip().startswith(".replace_messages(messages)")

@@ -4,26 +4,26 @@ from collections import deque  # noqa: F401  (the class below is a heading only)
 
 
 class Harness:
-    """Holds the one transcript and the settings that do not change from run to run, and lets a
-    single run at a time write to the transcript.
+    """Keeper of the single transcript and of the settings every run shares; it lets only one
+    run at a time write to the transcript.
 
-    Harness(model, system, tools, messages=(), max_turns=None) keeps its own copy of `messages`.
-    .messages     a tuple, a snapshot of the transcript: nobody outside can append to it or pop
-                  from it. (The message dicts are shared, not copied.)
-    .is_running   True from the moment prompt() is called until that run is used up, closed or
-                  dies.
-    .prompt(text) returns the run: run_agent's events over the harness's own list. While another
-                  run is going on it raises RuntimeError("already running; use steer() or
-                  follow_up()"), on the caller's own line: that is why prompt is a plain def and
-                  the generator is _run.
-    .steer(text), .follow_up(text) queue a user message: steer for the next pause between turns
-                  ("use spaces"), follow_up for when the run would otherwise finish ("now run the
-                  tests"). Anyone may call them at any time. A queued message becomes history
-                  only when the loop asks for it, one message per ask, and queues outlive runs.
-    .subscribe(listener) has listener(event) called for every event of every run, after the
-                  record has changed and before the run's consumer receives the event. Returns
-                  the function that undoes the subscription. A listener that raises ends the run:
-                  listeners are trusted code, and a saver that cannot save must not fail quietly."""
+    Harness(model, system, tools, messages=(), max_turns=None) takes its own copy of `messages`.
+    .messages     a tuple: a snapshot, so code outside cannot append to the transcript or pop
+                  from it. (It holds the same message dicts, not copies.)
+    .is_running   True from the call of prompt() until its run is used up, closed, or dead.
+    .prompt(text) gives back the run, which is run_agent's events over the harness's own list.
+                  If a run is already going, it raises RuntimeError("already running; use
+                  steer() or follow_up()") right on the caller's line, which is why prompt is a
+                  plain function and the generator lives in _run.
+    .steer(text), .follow_up(text) put a user message in a queue: steer's for the next pause
+                  between turns ("use spaces"), follow_up's for the moment the run would stop
+                  ("now run the tests"). Anybody may call them whenever they like. Queued words
+                  join the history only when the loop asks, one message per ask; queues last
+                  from one run to the next.
+    .subscribe(listener) makes listener(event) hear each event of each run, once the record has
+                  changed and before whoever consumes the run gets it. It returns the function
+                  that cancels it. If a listener raises, the run ends: listeners are trusted, and
+                  a saver that fails to save must not do so in silence."""
 
 
 class SessionLog:

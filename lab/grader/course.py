@@ -1,10 +1,12 @@
 """The nbgrader course directory, grading/, made from notebooks/, and nbgrader run in it.
 
 grading/nbgrader_config.py and grading/source/<assignment>/<assignment>.ipynb are generated
-here and nowhere else (`python -m lab.grader setup`); a test fails when they are stale. One
-assignment per lesson notebook that carries nbgrader metadata; the assignment's id is the
-notebook's name. release/, submitted/, autograded/, feedback/, gradebook.db and .autograde/ are
-nbgrader's and the grader's working state, never committed.
+here and nowhere else (`python -m lab.grader setup`, which `release` runs first). The config is
+committed, and a test fails when it is stale; source/ is made afresh from notebooks/ at every
+release, so it cannot drift, and is not committed. One assignment per lesson notebook that
+carries nbgrader metadata; the assignment's id is the notebook's name. release/, submitted/,
+autograded/, feedback/, gradebook.db and .autograde/ are nbgrader's and the grader's working
+state, never committed.
 """
 
 import copy

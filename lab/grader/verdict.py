@@ -251,7 +251,14 @@ class GradingLab:
     each test on its own, against the worker, and records how it went."""
 
     def __init__(self, session, say):
-        self._session, self._say = session, say
+        import textwrap
+
+        def wrapped(line):   # as lab.checkcell prints it in the notebook
+            indent = line[:len(line) - len(line.lstrip(" "))]
+            say(textwrap.fill(line.strip(" "), width=100, initial_indent=indent,
+                              subsequent_indent=indent + "      ", break_on_hyphens=False))
+
+        self._session, self._say = session, wrapped
 
     # lab's functions that read the notebook's namespace or its kernel's state: each needs a
     # grading version here, or the check cell fails rather than running it in the grader.
@@ -393,9 +400,14 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
     Returns {"cells": {grade_id: {"score", "points", "passed", "lines", "reason"}},
              "errors": {cell id: [ename, evalue]}} as plain data.
     """
+    import os
     import harness
     session = Session(lesson, code_cells, timeout=timeout, limits=limits)
     verdicts = {}
+    # As under nbgrader: should any of lab's own check functions run here after all, they raise
+    # on failure instead of printing (fail closed).
+    saved = os.environ.get("NBGRADER_EXECUTION")
+    os.environ["NBGRADER_EXECUTION"] = "autograde"
     try:
         for cell in grade_cells:
             lines = []
@@ -424,4 +436,8 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
                                           "passed": not reason, "lines": lines, "reason": reason}
     finally:
         session.close()
+        if saved is None:
+            os.environ.pop("NBGRADER_EXECUTION", None)
+        else:
+            os.environ["NBGRADER_EXECUTION"] = saved
     return {"cells": verdicts, "errors": {k: list(v) for k, v in session.cell_errors.items()}}

@@ -12,8 +12,9 @@ REFERENCE_FIND_CUT = harness.find_cut
 
 
 @pytest.fixture(autouse=True)
-def clean(monkeypatch):
+def clean(monkeypatch, tmp_path):
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    monkeypatch.setenv("LAB_RUNGS_DIR", str(tmp_path))
     yield
     takeover.use_reference(12)
 
@@ -55,6 +56,8 @@ def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsy
     lab.check(12, 2, find_cut=mine, rows=harness.SessionLog.rows, compact=harness.compact)
     assert "7 of 7 pass" in capsys.readouterr().out
     assert harness.find_cut is mine and takeover.running_on()["find_cut"] == "yours"
+    lab.progress(12)
+    assert "[x] lab 2" in capsys.readouterr().out
     harness.compact(harness.SessionLog(lab.Workspace(), "s.jsonl"), None, keep_recent_tokens=5)
     assert calls, "compact should now call the learner's find_cut"
     lab.check(12, 2, find_cut=mine, rows=harness.SessionLog.rows, compact=harness.compact)  # again: harmless

@@ -1,0 +1,190 @@
+"""python -m lab.grader: the instructor's commands, one a step, each wrapping nbgrader for the
+whole course. Run them from anywhere; --course names the course directory (default: grading/).
+
+    setup                  make grading/ from notebooks/ (nbgrader_config.py, source/); --check
+                           only says whether it is current
+    check                  before a release: `nbgrader validate` passes on every source notebook,
+                           `nbgrader validate --invert` fails every check cell of the release, the
+                           release holds no solution and no hidden test, the points add up
+    release [A ...]        setup, then nbgrader generate_assignment (all lessons by default);
+                           --exchange also runs nbgrader release_assignment
+    collect [A ...]        nbgrader collect from the exchange into submitted/
+    autograde [A ...]      grade every submission in parallel into the gradebook (--jobs,
+                           --timeout, --student, --force); resumable: run it again after an
+                           interruption
+    feedback [A ...]       nbgrader generate_feedback; --exchange also runs release_feedback
+    export                 nbgrader export, to grades.csv in the course directory (--to FILE)
+    doctor                 which sandbox the autograder gets on this machine, and why
+    fixtures [NAME ...]    write the sample and attack submissions into submitted/
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+from lab.grader import course
+
+
+def _assignments(root, given):
+    known = course.assignments(root)
+    for name in given or []:
+        if name not in known:
+            raise SystemExit(f"python -m lab.grader: {name} is not an assignment of {root} "
+                             f"(known: {', '.join(known) or 'none; run setup'})")
+    return list(given) if given else known
+
+
+def _fail(message):
+    print(f"python -m lab.grader: {message}", file=sys.stderr)
+    return 1
+
+
+def cmd_setup(args):
+    stale = course.setup(args.course, check=args.check)
+    if args.check:
+        if stale:
+            return _fail("grading/ is stale: " + ", ".join(stale) + ". Run: python -m lab.grader setup")
+        print(f"{args.course} is current")
+        return 0
+    print(f"{args.course}: " + (f"wrote {', '.join(stale)}" if stale else "already current"))
+    return 0
+
+
+def cmd_release(args):
+    written = course.setup(args.course)   # release what notebooks/ holds now, never a stale copy
+    if written:
+        print(f"{args.course}: wrote {', '.join(written)}")
+    application = course.app(args.course)
+    api = course.api(application)
+    for assignment in _assignments(args.course, args.assignments):
+        result = api.generate_assignment(assignment, force=True, create=True)
+        if not result.get("success"):
+            return _fail(f"nbgrader generate_assignment {assignment} failed:\n{result.get('error') or result.get('log')}")
+        print(f"released {assignment} to {Path(args.course, 'release', assignment)}")
+        if args.exchange:
+            ok, output = course.nbgrader(args.course, "release_assignment", assignment, "--force")
+            if not ok:
+                return _fail(f"nbgrader release_assignment {assignment} failed:\n{output}")
+            print(f"  and to the exchange")
+    return 0
+
+
+def cmd_collect(args):
+    for assignment in _assignments(args.course, args.assignments):
+        ok, output = course.nbgrader(args.course, "collect", assignment, "--update")
+        if not ok:
+            return _fail(f"nbgrader collect {assignment} failed:\n{output}")
+        print(f"collected {assignment} into {Path(args.course, 'submitted')}")
+    return 0
+
+
+def cmd_autograde(args):
+    from lab.grader import autograde
+    try:
+        submissions = autograde.run(args.course, assignments=args.assignments or None,
+                                    students=args.student or None, jobs=args.jobs,
+                                    timeout=args.timeout, force=args.force, progress=not args.quiet)
+    except KeyboardInterrupt:
+        return 130
+    for line in autograde.summary(submissions):
+        print(line)
+    return 1 if any(s.status == "error" for s in submissions) else 0
+
+
+def cmd_feedback(args):
+    application = course.app(args.course)
+    api = course.api(application)
+    for assignment in _assignments(args.course, args.assignments):
+        result = api.generate_feedback(assignment, force=True)
+        if not result.get("success"):
+            return _fail(f"nbgrader generate_feedback {assignment} failed:\n{result.get('error') or result.get('log')}")
+        print(f"feedback for {assignment} is in {Path(args.course, 'feedback')}")
+        if args.exchange:
+            ok, output = course.nbgrader(args.course, "release_feedback", assignment)
+            if not ok:
+                return _fail(f"nbgrader release_feedback {assignment} failed:\n{output}")
+            print("  and released to the exchange")
+    return 0
+
+
+def cmd_export(args):
+    from lab.grader import grades
+    target = Path(args.to) if args.to else Path(args.course, "grades.csv")
+    rows = grades.export(args.course, target)
+    print(f"wrote {rows} rows to {target}")
+    return 0
+
+
+def cmd_check(args):
+    from lab.grader import release_checks
+    problems = release_checks.run(args.course, _assignments(args.course, args.assignments),
+                                  out=sys.stdout)
+    if problems:
+        return _fail(f"{len(problems)} problem{'s' if len(problems) > 1 else ''}:\n  " + "\n  ".join(problems))
+    print("all checks pass")
+    return 0
+
+
+def cmd_doctor(args):
+    from lab.grader import sandbox
+    mode = sandbox.detect()
+    print(f"sandbox: {mode}: {sandbox.DESCRIPTIONS[mode]}")
+    print(f"python in the sandbox: {sandbox.PYTHON}")
+    return 0
+
+
+def cmd_fixtures(args):
+    from lab.grader import fixtures
+    written = fixtures.write(args.course, names=args.names or None)
+    for student, fixture in written.items():
+        print(f"{student}: expects {fixture.score:g}: {fixture.about}")
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m lab.grader", description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="\n".join(__doc__.splitlines()[3:]))
+    parser.add_argument("--course", type=Path, default=course.COURSE,
+                        help="the nbgrader course directory (default: %(default)s)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("setup", help="make grading/ from notebooks/")
+    p.add_argument("--check", action="store_true", help="only say whether grading/ is current")
+    p.set_defaults(run=cmd_setup)
+    p = sub.add_parser("check", help="validate the source and the release, look for leaks and points")
+    p.add_argument("assignments", nargs="*")
+    p.set_defaults(run=cmd_check)
+    p = sub.add_parser("release", help="nbgrader generate_assignment")
+    p.add_argument("assignments", nargs="*")
+    p.add_argument("--exchange", action="store_true", help="also nbgrader release_assignment")
+    p.set_defaults(run=cmd_release)
+    p = sub.add_parser("collect", help="nbgrader collect")
+    p.add_argument("assignments", nargs="*")
+    p.set_defaults(run=cmd_collect)
+    p = sub.add_parser("autograde", help="grade every submission, in parallel")
+    p.add_argument("assignments", nargs="*")
+    p.add_argument("--student", action="append", help="only this student (repeatable)")
+    p.add_argument("--jobs", type=int, help="grader processes at once (default: one a CPU)")
+    p.add_argument("--timeout", type=int, help="seconds a check cell may take (default: nbgrader_config.py's)")
+    p.add_argument("--force", action="store_true", help="grade again what is already graded")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    p.set_defaults(run=cmd_autograde)
+    p = sub.add_parser("feedback", help="nbgrader generate_feedback")
+    p.add_argument("assignments", nargs="*")
+    p.add_argument("--exchange", action="store_true", help="also nbgrader release_feedback")
+    p.set_defaults(run=cmd_feedback)
+    p = sub.add_parser("export", help="the gradebook as CSV")
+    p.add_argument("--to", help="the file to write (default: grades.csv in the course directory)")
+    p.set_defaults(run=cmd_export)
+    p = sub.add_parser("doctor", help="which sandbox works here")
+    p.set_defaults(run=cmd_doctor)
+    p = sub.add_parser("fixtures", help="write sample and attack submissions into submitted/")
+    p.add_argument("names", nargs="*")
+    p.set_defaults(run=cmd_fixtures)
+    args = parser.parse_args(argv)
+    args.course = args.course.resolve()
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
