@@ -19,8 +19,11 @@ $(STAMP): pyproject.toml constraints.txt jupyter/overrides.json
 
 venv: $(STAMP)
 
+# JupyterLab refuses to start as root unless told; containers and CI machines often are root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(ARGS)
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest -q $(ARGS)
