@@ -188,7 +188,7 @@ def log_figure(log, keep_recent_tokens, *, title=None):
         if kind == "summary":
             text = f"summary\n{row_id}"
         box(x + 0.05 * replay_unit, replay_y, 0.9 * replay_unit, kind, False, text,
-            gid=f"replay-{row_id}", size=(7.5 if kind == "summary" else None) if small else 6.8)
+            gid=f"replay-{row_id}", size=(7.5 if kind == "summary" else None) if small else (6.0 if kind == "summary" else 6.8))
         # a thin connector from the line in the file to its place in the replay
         source = p.position(row_id)
         ax.plot([source + 0.5, x + 0.5 * replay_unit], [file_y - 0.02, replay_y + box_h + 0.02],
