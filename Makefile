@@ -21,9 +21,11 @@ venv: $(STAMP)
 
 # JupyterLab refuses to start as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+# Saves keep a rung's text when its widget model is gone (lab/jupyter_hooks.py says why).
+HOOKS := --ContentsManager.pre_save_hook=lab.jupyter_hooks.keep_widget_text
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(ARGS)
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(HOOKS) $(ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest -q $(ARGS)

@@ -16,7 +16,7 @@ import pytest
 from faults import break_rung
 from labserver import SetupFailed, JupyterLab, ensure_chromium, launch_chromium
 from lab_page import NotebookPage, Problems
-from learner_edition import LESSON12, learner_edition
+from learner_edition import LESSON12, SNAPSHOT, learner_edition
 from standin import write_standin
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -57,7 +57,7 @@ def course_root(browser_tmp):
 
 @pytest.fixture(scope="session")
 def learner_notebook(course_root, browser_tmp):
-    """The learner's edition of lesson 12 (nbgrader's generate_assignment of the master copy),
+    """The learner's edition of lesson 12 (the course's release of the master copy),
     in learner/; returns its path relative to the served root.
 
     BROWSER_TEST_BREAK_RUNG=<fault> (see faults.py) breaks a rung's feedback in this copy, to
@@ -67,6 +67,12 @@ def learner_notebook(course_root, browser_tmp):
     if fault:
         break_rung(path, fault)
     return f"learner/{path.name}"
+
+
+@pytest.fixture(scope="session")
+def released_master(learner_notebook, browser_tmp):
+    """The master copy of lesson 12 as it was when the learner's edition was made from it."""
+    return browser_tmp / "nbgrader" / SNAPSHOT
 
 
 @pytest.fixture(scope="session")

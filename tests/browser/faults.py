@@ -30,7 +30,8 @@ FAULTS = {
         _PATCH_DATA.format(
             name="another-options-feedback", rung=RUNG,
             what="option (a) shows the feedback written for option (c)",
-            change="    options[0] = dataclasses.replace(options[0], feedback=options[2].feedback)")),
+            change="    options[0] = dataclasses.replace(options[0],\n"
+                   "                                     feedback=options[2].feedback)")),
     "no-feedback": (
         "a picked option shows no feedback at all",
         '# Browser-test fault "no-feedback": a picked option shows no feedback at all\n'

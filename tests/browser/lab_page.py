@@ -59,7 +59,8 @@ _STATE_JS = """
     }
     const area = cell.node.querySelector('.jp-OutputArea');
     if (area) {
-      for (const node of area.querySelectorAll(':scope > .jp-OutputArea-child > .jp-OutputArea-output')) {
+      const outputs = ':scope > .jp-OutputArea-child > .jp-OutputArea-output';
+      for (const node of area.querySelectorAll(outputs)) {
         if (node.querySelector(':scope > .jupyter-widgets')) info.views += 1;
         if (node.textContent.startsWith('Loading widget')) info.loading = true;
       }
@@ -71,6 +72,7 @@ _STATE_JS = """
     ready: panel.context.isReady && panel.sessionContext.isReady,
     kernel: kernel ? kernel.status : null,
     dirty: panel.context.model.dirty,
+    windowing: panel.content.notebookConfig ? panel.content.notebookConfig.windowingMode : null,
     cells,
   };
 }
@@ -87,19 +89,58 @@ _ARM_RESTART_JS = """
 }
 """.replace("FIND_PANEL", _FIND_PANEL)
 
-# () => [kind, cell index, text] for each broken widget on the page.
-_BROKEN_WIDGETS_JS = """
+# (path) => arm a flag that the notebook's next save has completed.
+_ARM_SAVE_JS = """
+(path) => {
+  const context = (FIND_PANEL)(path).context;
+  window.__labSaved = false;
+  const listen = (_, state) => {
+    if (state === 'completed') {
+      window.__labSaved = true;
+      context.saveState.disconnect(listen);
+    }
+  };
+  context.saveState.connect(listen);
+}
+""".replace("FIND_PANEL", _FIND_PANEL)
+
+# ([path, index]) => arm a flag that cell `index` is given an execution count.
+_ARM_RUN_JS = """
+([path, index]) => {
+  const model = (FIND_PANEL)(path).content.widgets[index].model;
+  window.__labRan = false;
+  const listen = (_, change) => {
+    if (change.name === 'executionCount' && change.newValue !== null) {
+      window.__labRan = true;
+      model.stateChanged.disconnect(listen);
+    }
+  };
+  model.stateChanged.connect(listen);
+}
+""".replace("FIND_PANEL", _FIND_PANEL)
+
+# () => [kind, where, text] for each broken widget on the page; where is "cell N" of the
+# notebook that shows it (with the notebook's name, if more than one is open).
+_BROKEN_WIDGETS_JS = r"""
 () => {
-  const cells = [...document.querySelectorAll('.jp-Cell')];
-  const where = (n) => cells.indexOf(n.closest('.jp-Cell'));
+  const panels = [...document.querySelectorAll('.jp-NotebookPanel')];
+  const where = (n) => {
+    const panel = n.closest('.jp-NotebookPanel');
+    const cells = panel ? [...panel.querySelectorAll('.jp-Cell')] : [];
+    const index = cells.indexOf(n.closest('.jp-Cell'));
+    const tab = panel
+      ? document.querySelector(`[data-id="${panel.id}"] .lm-TabBar-tabLabel`) : null;
+    return panels.length > 1 && tab ? `${tab.textContent}, cell ${index}` : `cell ${index}`;
+  };
+  const text = (n) => n.textContent.replace(/\s+/g, ' ').trim().slice(0, 200);
   const found = [];
   for (const n of document.querySelectorAll('.jp-OutputArea-output')) {
     if (n.textContent.startsWith('Error displaying widget'))
-      found.push(["'Error displaying widget' shown", where(n), n.textContent.slice(0, 200)]);
+      found.push(["'Error displaying widget' shown", where(n), text(n)]);
   }
   for (const n of document.querySelectorAll('.jupyter-widgets-error-widget')) {
     const out = n.closest('.jp-OutputArea-output') || n;
-    found.push(['failed widget model or view', where(n), out.textContent.slice(0, 200)]);
+    found.push(['failed widget model or view', where(n), text(out)]);
   }
   return found;
 }
@@ -118,48 +159,61 @@ def first_line(source, limit=70):
 class Problems:
     """Console errors, page errors and broken widgets seen on a page.
 
-    attach(page) starts listening; check(page, moment) also reads the DOM, and raises
-    LearnerSawProblem naming every problem found so far and the moment it was noticed."""
+    attach(page) starts listening; note(page, moment) records the broken widgets the page shows
+    at that moment; check(page, moment) adds what the page shows now and raises LearnerSawProblem
+    listing every problem, each once, with the places it was seen."""
 
     def __init__(self):
-        self.seen = []                      # (kind, text), in the order they happened
+        self.seen = []          # (kind, moment, what, where), in the order they happened
 
     def attach(self, page):
         page.on("console", self._console)
-        page.on("pageerror", lambda exc: self.seen.append(("uncaught page error", str(exc))))
-        page.on("crash", lambda *_: self.seen.append(("page crash", "the Chromium tab crashed")))
+        page.on("pageerror", lambda exc: self.seen.append(
+            ("uncaught page error", "", str(exc).splitlines()[0], "")))
+        page.on("crash", lambda *_: self.seen.append(
+            ("page crash", "", "the Chromium tab crashed", "")))
         return self
 
     def _console(self, message):
         if message.type == "error":
             where = message.location or {}
             url = where.get("url", "")
-            origin = f" (at {url}:{where.get('lineNumber', '')})" if url else ""
+            origin = f"{url}:{where.get('lineNumber', '')}" if url else ""
             text = message.text.splitlines()[0] if message.text else "(empty)"
-            self.seen.append(("console error", text + origin))
+            self.seen.append(("console error", "", text, origin))
 
-    def dom(self, page):
-        return [(kind, f"cell {cell}: {text!r}")
-                for kind, cell, text in page.evaluate(_BROKEN_WIDGETS_JS)]
+    def _dom(self, page, moment):
+        return [(kind, moment, what, where)
+                for kind, where, what in page.evaluate(_BROKEN_WIDGETS_JS)]
 
     def note(self, page, moment):
-        """Record the broken widgets the page shows now, for check() to report later."""
-        self.seen += [(f"{kind} ({moment})", text) for kind, text in self.dom(page)]
+        """Record the broken widgets the page shows now, for check() to report."""
+        self.seen += self._dom(page, moment)
 
     def check(self, page, moment):
-        problems = list(self.seen) + self.dom(page)
-        if problems:
-            counted = {}
-            for problem in problems:                 # the same message, once, with a count
-                counted[problem] = counted.get(problem, 0) + 1
-            lines = "\n".join(f"  - {kind}: {text}" + (f"  (x{n})" if n > 1 else "")
-                              for (kind, text), n in counted.items())
-            why = ""
-            if any("model not found" in text for _, text in problems):
-                why = ("\n'model not found': a saved output shows a widget whose model lived in a "
-                       "kernel that is gone (ipywidgets keeps models in the kernel only).")
-            raise LearnerSawProblem(
-                f"{moment}: the page showed {len(problems)} problem(s):\n{lines}{why}")
+        noted = {(kind, what, where) for kind, _, what, where in self.seen}
+        problems = self.seen + [p for p in self._dom(page, "")
+                                if (p[0], p[2], p[3]) not in noted]
+        if not problems:
+            return
+        groups = {}
+        for kind, when, what, where in problems:
+            groups.setdefault((kind, when, what), []).append(where)
+        lines = []
+        for (kind, when, what), places in groups.items():
+            label = f"{kind}, {when}" if when else kind
+            if kind == "console error":
+                count = f"x{len(places)}, " if len(places) > 1 else ""
+                lines.append(f"  - {label}: {what} ({count}at {places[0] or 'no location'})")
+            else:
+                where = ", ".join(dict.fromkeys(p for p in places if p))
+                lines.append(f"  - {label}: {what!r}" + (f" in {where}" if where else ""))
+        why = ""
+        if any("model not found" in p[2] for p in problems):
+            why = ("\n'model not found': a saved output shows a widget whose model lived in a "
+                   "kernel that is gone (ipywidgets keeps models in the kernel only).")
+        raise LearnerSawProblem(f"{moment}: the page showed {len(problems)} problem(s):\n"
+                                + "\n".join(lines) + why)
 
 
 class NotebookPage:
@@ -184,8 +238,8 @@ class NotebookPage:
             if state.get("found") and predicate(state):
                 return state
             if time.monotonic() > deadline:
-                raise LearnerSawProblem(f"waited {timeout} s for {what}; instead "
-                                        f"{describe(state) if state.get('found') else self._missing()}")
+                instead = describe(state) if state.get("found") else self._missing()
+                raise LearnerSawProblem(f"waited {timeout} s for {what}; instead {instead}")
             self.page.wait_for_timeout(100)
 
     def _missing(self):
@@ -197,25 +251,29 @@ class NotebookPage:
         return f"{self.path} is not open (the main area holds {tabs})"
 
     def open(self, timeout=60):
-        """Open the notebook by its URL, as a bookmark would; wait for an idle kernel."""
-        self.page.goto(f"{self.lab_url}/lab/tree/{self.path}", wait_until="domcontentloaded",
+        """Open the notebook by its URL, as a bookmark would, in a fresh workspace; wait for an
+        idle kernel. Fails if JupyterLab's windowing would leave cells out of the page."""
+        # ?reset: a fresh workspace, so no notebook of an earlier test is reopened beside it.
+        self.page.goto(f"{self.lab_url}/lab/tree/{self.path}?reset", wait_until="domcontentloaded",
                        timeout=timeout * 1000)
+        return self._opened(timeout)
+
+    def reload(self, timeout=60):
+        """Reload the page (F5), as a learner does; wait as open() does."""
+        self.page.reload(wait_until="domcontentloaded", timeout=timeout * 1000)
+        return self._opened(timeout)
+
+    def _opened(self, timeout):
         state = self.wait_until("the notebook to open with an idle kernel",
                                 lambda s: s["ready"] and s["kernel"] == "idle" and s["cells"],
                                 timeout, lambda s: f"the kernel is {s['kernel']!r}")
         # Every cell must be in the page, or a rung below the fold goes untested and the DOM's
-        # n-th cell is not the notebook's. JupyterLab's "defer" mode attaches them when idle.
-        total = len(state["cells"])
-        try:
-            self.page.wait_for_function(
-                "(n) => document.querySelectorAll("
-                "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell').length === n",
-                arg=total, timeout=5_000)
-        except Exception:
+        # n-th cell is not the notebook's n-th.
+        if state["windowing"] != "none":
             raise LearnerSawProblem(
-                f"only {self.cells().count()} of the {total} cells of {self.path} are in the page: "
-                "JupyterLab's notebook windowing is leaving cells out (the test sets "
-                "windowingMode to \"none\")") from None
+                f"JupyterLab's notebook windowing is {state['windowing']!r}, which leaves cells "
+                f"out of the page, so not every cell of {self.path} can be tested (the test sets "
+                "windowingMode to \"none\")")
         return state
 
     def cell_index(self, needle, kind="code", after=-1):
@@ -282,7 +340,8 @@ class NotebookPage:
 
     def menu(self, top, item):
         """Open the menu bar's `top` menu and click `item`: a learner's way of giving a command."""
-        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(top)}$")).click()
+        self.page.locator(".lm-MenuBar-itemLabel",
+                          has_text=re.compile(f"^{re.escape(top)}$")).click()
         self.page.locator(".lm-Menu-content .lm-Menu-item .lm-Menu-itemLabel",
                           has_text=re.compile(f"^{re.escape(item)}$")).first.click()
 
@@ -301,10 +360,13 @@ class NotebookPage:
                         timeout, lambda s: f"the kernel is {s['kernel']!r}")
 
     def save(self, timeout=30):
-        """File > Save Notebook, as a learner does before closing; wait until it is written."""
+        """File > Save Notebook, as a learner does; wait until the file is written."""
+        self.page.evaluate(_ARM_SAVE_JS, self.path)
         self.menu("File", "Save Notebook")
-        self.wait_until("the notebook to be saved", lambda s: not s["dirty"], timeout,
-                        lambda s: "it is still marked as changed")
+        self.wait_until("the notebook to be saved",
+                        lambda s: self.page.evaluate("() => window.__labSaved"), timeout,
+                        lambda s: f"the save has not completed (it is "
+                                  f"{'still' if s['dirty'] else 'not'} marked as changed)")
 
     def select_cell(self, index):
         """Click the cell's prompt, which selects the cell without editing it."""
@@ -314,14 +376,16 @@ class NotebookPage:
 
     def run_cell(self, index, timeout=60):
         """Select the cell, press Ctrl+Enter, wait for it and its widgets to finish."""
-        old = self.state()["cells"][index]["count"]
+        # A run ends when the cell is given an execution count. The count alone cannot say so
+        # (after a restart the new count may equal the old), so the page is asked to tell.
+        self.page.evaluate(_ARM_RUN_JS, [self.path, index])
         self.select_cell(index)
         self.page.keyboard.press("Control+Enter")
         self.wait_until(f"cell {index} to run",
-                        lambda s: s["cells"][index]["count"] not in (None, old)
-                        and not s["cells"][index]["running"],
-                        timeout, lambda s: f"its execution count is {s['cells'][index]['count']} "
-                                           f"and the kernel is {s['kernel']!r}")
+                        lambda s: self.page.evaluate("() => window.__labRan") and
+                        not s["cells"][index]["running"], timeout,
+                        lambda s: f"its execution count is {s['cells'][index]['count']} "
+                                  f"and the kernel is {s['kernel']!r}")
         return self.wait_for_run(timeout, cells={index})
 
     def type_into_cell(self, index, text):

@@ -105,7 +105,7 @@ class SetupFailed(RuntimeError):
 
 
 def tail(path, lines=40):
-    """The last `lines` lines of the file at `path`, as one indented string, for a failure message."""
+    """The last `lines` lines of the file at `path`, indented, for a failure message."""
     try:
         text = Path(path).read_text(errors="replace")
     except OSError as exc:
@@ -166,12 +166,15 @@ def free_port():
 
 
 class JupyterLab:
-    """One `jupyter lab` from the project's .venv, serving `root`, until stop().
+    """One JupyterLab serving `root`, until stop(): `make lab`'s command, run from the
+    repository's root (or `program`, run from `cwd`, for a JupyterLab started some other way).
 
     JupyterLab(root, home).start(timeout) returns when /api/status answers and the lab page is
     served, or raises SetupFailed with the reason and the server log's last lines: the process
     exited, or the time ran out (the process is stopped first). `home` holds the config, the
-    settings, every Jupyter directory and the log (`home/jupyterlab.log`).
+    settings, every Jupyter directory and the log (`home/jupyterlab.log`). `settings` are the
+    JupyterLab user settings, `extra_config` lines added to the server config, `extra_args`
+    added to the command.
     """
 
     def __init__(self, root, home, settings=TEST_SETTINGS, extra_args=(), extra_config="",
@@ -212,6 +215,8 @@ class JupyterLab:
         env["PATH"] = f"{VENV / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         env["VIRTUAL_ENV"] = str(VENV)
         env.pop("PYTHONPATH", None)
+        env.pop("LAB_RUNGS_DIR", None)    # answers are kept beside each notebook, as for learners
+        env.pop("NBGRADER_EXECUTION", None)
         return env
 
     def command(self):

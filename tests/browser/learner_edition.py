@@ -1,10 +1,9 @@
-"""The learner's edition of lesson 12, made the way the course makes it: nbgrader's
-`generate_assignment` over the master notebook, in a temporary course directory, with the
-project's nbgrader config (grading/nbgrader_config.py) when there is one.
+"""The learner's edition of lesson 12, made the way the course makes it: the instructor's release
+command, `python -m lab.grader --course DIR release` (grading's setup from notebooks/, then
+nbgrader's generate_assignment), into a temporary course directory.
 
 The master copy (notebooks/, solutions in) is never what a learner opens; the browser test opens
-what `generate_assignment` writes to release/: solutions replaced by stubs, hidden tests gone,
-outputs cleared.
+what the release writes: solutions replaced by stubs, hidden tests gone, outputs cleared.
 """
 
 import os
@@ -16,39 +15,40 @@ from labserver import REPO, VENV, SetupFailed, tail
 
 LESSON12 = "12-memory-that-outlives-the-process.ipynb"
 MASTER = REPO / "notebooks" / LESSON12
-NBGRADER_CONFIG = REPO / "grading" / "nbgrader_config.py"
-ASSIGNMENT = "12"
+SNAPSHOT = "master.ipynb"
 
 
 def learner_edition(dest, work, master=MASTER, timeout=180):
     """Write the learner's edition of `master` into the folder `dest`; return the notebook's path.
 
-    `work` becomes the temporary nbgrader course (source/, release/, gradebook.db, the log)."""
+    `work` becomes the temporary course directory (nbgrader_config.py, source/, release/,
+    gradebook.db, and release.log), and holds the master as it was released (master.ipynb)."""
     if not master.exists():
         raise SetupFailed(f"{master.relative_to(REPO)} does not exist, so there is no lesson 12 "
                           "to open in the browser.")
     work = Path(work)
-    source = work / "source" / ASSIGNMENT
     shutil.rmtree(work, ignore_errors=True)
-    source.mkdir(parents=True)
-    shutil.copy2(master, source / master.name)
-    command = [str(VENV / "bin" / "nbgrader"), "generate_assignment", ASSIGNMENT, "--force",
-               f"--CourseDirectory.root={work}"]
-    if NBGRADER_CONFIG.exists():
-        command.append(f"--config={NBGRADER_CONFIG}")
+    work.mkdir(parents=True)
+    # The master as it was released, for comparing outputs with (MASTER may be rebuilt meanwhile).
+    shutil.copy2(master, work / SNAPSHOT)
+    assignment = master.stem
+    command = [str(VENV / "bin" / "python"), "-m", "lab.grader", "--course", str(work),
+               "release", assignment]
     # nbgrader runs `alembic` by name to set up its gradebook: the .venv's bin must be on PATH.
     env = dict(os.environ, PATH=f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
-    log = work / "generate_assignment.log"
+    log = work / "release.log"
     with open(log, "w") as out:
+        out.write(f"$ {' '.join(command)}\n")
+        out.flush()
         try:
-            done = subprocess.run(command, cwd=work, env=env, stdout=out, stderr=subprocess.STDOUT,
+            done = subprocess.run(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
                                   stdin=subprocess.DEVNULL, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise SetupFailed(f"nbgrader generate_assignment took more than {timeout} s. "
+            raise SetupFailed(f"the release of lesson 12 took more than {timeout} s. "
                               f"Last lines of {log}:\n{tail(log)}") from None
-    released = work / "release" / ASSIGNMENT / master.name
+    released = work / "release" / assignment / master.name
     if done.returncode != 0 or not released.exists():
-        raise SetupFailed(f"nbgrader generate_assignment failed (exit code {done.returncode}). "
+        raise SetupFailed(f"the release of lesson 12 failed (exit code {done.returncode}). "
                           f"Last lines of {log}:\n{tail(log)}")
     text = released.read_text()
     for marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):

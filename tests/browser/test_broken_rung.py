@@ -10,7 +10,7 @@ import pytest
 
 from faults import FAULTS, RUNG, break_rung
 from lab_page import LearnerSawProblem
-from lesson12_learner import choose, plain, spec
+from lesson12_learner import choose, every_rung_rendered, plain, spec
 
 EXPECTED = "Not this one. " + spec(RUNG).options[0].feedback
 SHOWN = {
@@ -31,10 +31,14 @@ def test_a_broken_rung_fails_the_learner_test(fault, course_root, copy_of_learne
     nb.menu("Run", "Run All Above Selected Cell")
     nb.wait_for_run(60, cells=set(range(cell)))
     nb.run_cell(cell)
+    with pytest.raises(LearnerSawProblem, match="not every rung was drawn after Run All: "
+                                               "missing result-paid"):
+        every_rung_rendered(nb)         # the cells below have not run: their rungs are missing
     with pytest.raises(LearnerSawProblem) as failure:
         choose(nb, RUNG, 0)
     message = str(failure.value)
-    shown = "nothing (it is hidden or absent)" if SHOWN[fault] is None else repr(plain(SHOWN[fault]))
+    shown = ("nothing (it is hidden or absent)" if SHOWN[fault] is None
+             else repr(plain(SHOWN[fault])))
     assert message == (f"rung {RUNG}: after picking (a) "
                        f"{plain(spec(RUNG).options[0].text)[:60]!r}, its feedback: expected "
                        f"{plain(EXPECTED)!r}; the page showed {shown}"), message

@@ -1,5 +1,6 @@
 """nbgrader's JupyterLab extension on the JupyterLab the project pins (nbgrader #1948: 0.9.4 did
-not install on JupyterLab 4.3+, an @jupyter/ydoc conflict). Findings: docs/browser-and-nbgrader-extension.md.
+not install on JupyterLab 4.3+, an @jupyter/ydoc conflict). Findings:
+docs/browser-and-nbgrader-extension.md.
 
 An instructor runs JupyterLab from the nbgrader course directory (the formgrader takes its course
 root from the working directory, and it must lie inside the directory JupyterLab serves). The
@@ -17,8 +18,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from labserver import JUPYTER, VENV, JupyterLab
-from lab_page import LearnerSawProblem, NotebookPage
+from labserver import JUPYTER, JupyterLab
+from lab_page import NotebookPage
 
 PLUGINS = ["@jupyter/nbgrader:menu", "@jupyter/nbgrader:formgrader",
            "@jupyter/nbgrader:assignment-list", "@jupyter/nbgrader:course-list",
