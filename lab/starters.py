@@ -191,10 +191,12 @@ def _check_stage(stage):
         raise StarterError(f"lesson {stage.lesson} has {labs} lab{'s' if labs > 1 else ''}, so there is no lab {stage.lab}")
 
 
-def text_at(stage, solved=False):
+def text_at(stage, solved=False, every_gap=False):
     """The whole harness.py at `stage`: the start of a lab (given parts marked, gaps as spec
     blocks) or the end of a lesson (everything written, no markers). With `solved`, a lab's
-    starter has the reference's answers where its gaps are, and nothing else changes."""
+    starter has the reference's answers where its gaps are, and nothing else changes. With
+    `every_gap`, the gaps of the lesson's earlier labs are open again too: a file that holds no
+    answer of the lesson at all, for the autograder's sandbox."""
     _check_stage(stage)
     now = stage.key()
     imports, out = [], []
@@ -220,6 +222,8 @@ def text_at(stage, solved=False):
             step = past[-1]
             indent = _indent_of(unit.text.splitlines()[0])
             at_this_lab = stage.lab is not None and (step.lesson, step.lab) == (stage.lesson, stage.lab)
+            if every_gap and stage.lab is not None and step.lesson == stage.lesson and step.kind != "given":
+                at_this_lab = True
             if step is steps[-1]:
                 text = unit.text
             else:

@@ -145,3 +145,11 @@ def test_lesson_11s_harness_docstring_is_lesson_12s_without_replace_messages():
     now = harness.Harness.__doc__
     assert now.startswith(lesson11.Harness.__doc__.rstrip())
     assert now[len(lesson11.Harness.__doc__.rstrip()):].lstrip().startswith(".replace_messages(messages)")
+
+
+def test_the_graders_starter_holds_no_answer_of_the_lesson():
+    text = starters.text_at(Stage(12, 2), every_gap=True)
+    assert text.count("# --- your code ---") == 4
+    for answer in ("### BEGIN SOLUTION", "document = user_message(", "users = [i for i in range(cut",
+                   "rows[start:]", "log.append_compaction(summary"):
+        assert answer not in text

@@ -12,7 +12,8 @@ whole course. Run them from anywhere; --course names the course directory (defau
     autograde [A ...]      grade every submission in parallel into the gradebook (--jobs,
                            --timeout, --student, --force); resumable: run it again after an
                            interruption
-    feedback [A ...]       nbgrader generate_feedback; --exchange also runs release_feedback
+    feedback [A ...]       nbgrader generate_feedback, several students at once; --exchange also
+                           runs nbgrader release_feedback
     export                 nbgrader export, to grades.csv in the course directory (--to FILE)
     doctor                 which sandbox the autograder gets on this machine, and why
     fixtures [NAME ...]    write the sample and attack submissions into submitted/
@@ -92,13 +93,15 @@ def cmd_autograde(args):
 
 
 def cmd_feedback(args):
-    application = course.app(args.course)
-    api = course.api(application)
+    from lab.grader import feedback
     for assignment in _assignments(args.course, args.assignments):
-        result = api.generate_feedback(assignment, force=True)
-        if not result.get("success"):
-            return _fail(f"nbgrader generate_feedback {assignment} failed:\n{result.get('error') or result.get('log')}")
-        print(f"feedback for {assignment} is in {Path(args.course, 'feedback')}")
+        failed = feedback.run(args.course, assignment, only=args.student, jobs=args.jobs)
+        done = len(feedback.students(args.course, assignment)) - len(failed)
+        print(f"feedback for {assignment}: {done} written to {Path(args.course, 'feedback')}")
+        for student, error in failed.items():
+            print(f"  {student}: nbgrader generate_feedback failed: {error}")
+        if failed:
+            return 1
         if args.exchange:
             ok, output = course.nbgrader(args.course, "release_feedback", assignment)
             if not ok:
@@ -169,8 +172,10 @@ def main(argv=None):
     p.add_argument("--force", action="store_true", help="grade again what is already graded")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.set_defaults(run=cmd_autograde)
-    p = sub.add_parser("feedback", help="nbgrader generate_feedback")
+    p = sub.add_parser("feedback", help="nbgrader generate_feedback, in parallel")
     p.add_argument("assignments", nargs="*")
+    p.add_argument("--student", action="append", help="only this student (repeatable)")
+    p.add_argument("--jobs", type=int, help="processes at once (default: one a CPU)")
     p.add_argument("--exchange", action="store_true", help="also nbgrader release_feedback")
     p.set_defaults(run=cmd_feedback)
     p = sub.add_parser("export", help="the gradebook as CSV")

@@ -1,18 +1,23 @@
 """Autograde every submission of the course, in parallel, into the one gradebook.
 
-Two stages, one submission after another flowing through both:
+nbgrader's Autograde does two kinds of work for a submission: it converts the notebook (sanitize,
+then the autograde preprocessors, SandboxedTests among them, which is where the time goes) and it
+writes the gradebook (the student, the submission and its timestamp, then SaveAutoGrades and
+AssignLatePenalties). Here the two are split along that line, each done by nbgrader's own code:
 
-1. Verdicts, in parallel: a forked grader process per submission (at most `jobs` at a time)
-   sanitizes each notebook with nbgrader's own sanitize preprocessors, runs the learner's cells in
-   a sandboxed worker and the tests in itself (lab.grader.verdict), and saves the verdict under
-   .autograde/verdicts/. It only reads the gradebook.
-2. Recording, in this process alone, the gradebook's one writer: nbgrader's own Autograde converter
-   runs on the submission as `nbgrader autograde` would, with SandboxedTests finding the verdict
-   already made. It writes autograded/ and the grades.
+1. Converting, in parallel: a forked process per submission (at most `jobs` at a time) runs
+   nbgrader's Autograde converter on it with the two gradebook-writing preprocessors left out. It
+   writes autograded/<student>/<assignment>/ and only reads the gradebook. The sandboxed verdict
+   is computed there and kept under .autograde/verdicts/.
+2. Recording, in this process alone, the gradebook's one writer: nbgrader's own
+   Autograde.init_assignment (student, submission, timestamp), then SaveAutoGrades and
+   AssignLatePenalties on the autograded notebook, exactly as `nbgrader autograde` runs them.
 
-A submission is done when nbgrader has recorded it; .autograde/done/ then holds the digest of
-what was submitted. Run the command again after an interruption and it carries on: recorded
-submissions whose files have not changed are skipped, and verdicts already computed are reused.
+A submission is done when it is recorded; .autograde/done/ then holds the digest of what was
+submitted. Run the command again after an interruption and it carries on: recorded submissions
+whose files have not changed are skipped, and verdicts already computed are reused.
+`nbgrader autograde` itself, run by hand or from the formgrader, does the same work in one
+process, one submission after another, with the same preprocessors and the same results.
 """
 
 import hashlib
@@ -66,24 +71,21 @@ def find_submissions(root, assignments=None, students=None):
     return out
 
 
-# -- stage 1, in a forked grader process --------------------------------------------------------
+class NotANotebook(ValueError):
+    pass
 
-def _read(path):
-    import nbformat
+
+def _check_json(path):
+    """Nothing, or NotANotebook with a sentence saying where the file stops being JSON. (Anything
+    else wrong with a notebook, nbgrader's own conversion reports.)"""
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     try:
-        json.loads(text)
+        data = json.loads(text)
     except ValueError as error:
         raise NotANotebook(f"{path.name} is not valid JSON (line {error.lineno}, column {error.colno}: "
                            f"{error.msg}), so it is not a notebook; it was not graded") from None
-    try:
-        return nbformat.reads(text, as_version=4)
-    except Exception as error:
-        raise NotANotebook(f"{path.name} is not a valid notebook ({_first_line(error)}); it was not graded") from None
-
-
-class NotANotebook(ValueError):
-    pass
+    if not isinstance(data, dict) or "cells" not in data:
+        raise NotANotebook(f"{path.name} is JSON but not a notebook (it has no cells); it was not graded")
 
 
 def _first_line(error):
@@ -91,40 +93,146 @@ def _first_line(error):
     return text[0] if text else type(error).__name__
 
 
-def _verdicts(application, submission, books):
-    """Stage 1 for one submission: {notebook: {"key"} or {"error"}}. Reads no database: `books`
-    holds what the gradebook says about each notebook."""
-    pp = nbgrader_ext.SandboxedTests(parent=application)
-    out = {}
-    for notebook, book in books.items():
-        path = submission.path / f"{notebook}.ipynb"
-        if not path.exists():
-            out[notebook] = {"error": f"{notebook}.ipynb was not submitted"}
-            continue
+# -- nbgrader's Autograde, split at the gradebook ------------------------------------------------
+
+def _writes_gradebook(item):
+    from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
+    from traitlets.utils.importstring import import_item
+    cls = import_item(item) if isinstance(item, str) else item
+    return isinstance(cls, type) and issubclass(cls, (SaveAutoGrades, AssignLatePenalties))
+
+
+def _converter_class():
+    """nbgrader's Autograde that writes files and only reads the gradebook."""
+    import shutil
+    from nbgrader import utils
+    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.converters import Autograde
+    from nbgrader.converters.base import BaseConverter
+
+    class ConvertOnly(Autograde):
+        def init_assignment(self, assignment_id, student_id):
+            # Autograde.init_assignment without its gradebook writes, which stage 2 makes.
+            BaseConverter.init_assignment(self, assignment_id, student_id)
+            dest_path = self._format_dest(assignment_id, student_id)
+            source_path = self.coursedir.format_path(self.coursedir.source_directory, ".", assignment_id)
+            source_files = set(utils.find_all_files(source_path, self.coursedir.ignore + ["*.ipynb"]))
+            excluded = {os.path.join(source_path, x) for x in self.exclude_overwriting.get(assignment_id, [])}
+            for filename in sorted(source_files - excluded):
+                dest = os.path.join(dest_path, os.path.relpath(filename, source_path))
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                if os.path.exists(dest):
+                    os.remove(dest)
+                shutil.copy(filename, dest)
+            known = []
+            with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+                for notebook in self.notebooks:
+                    try:
+                        gb.find_notebook(os.path.splitext(os.path.basename(notebook))[0], assignment_id)
+                    except MissingEntry:
+                        continue
+                    known.append(notebook)
+            self.notebooks = known
+            if not known:
+                raise RuntimeError("No notebooks found, did you forget to run 'nbgrader generate_assignment'?")
+
+        def _init_preprocessors(self):
+            self.exporter._preprocessors = []
+            chosen = self.sanitize_preprocessors if self._sanitizing else \
+                [p for p in self.autograde_preprocessors if not _writes_gradebook(p)]
+            for pp in chosen:
+                self.exporter.register_preprocessor(pp)
+
+    return ConvertOnly
+
+
+def _convert(application, submission):
+    """Stage 1, in a forked process: {"ok": bool, "error": sentence}."""
+    from nbgrader.utils import capture_log
+    for path in sorted(submission.path.glob("*.ipynb")):
         try:
-            code_cells = nbgrader_ext.prepared(_read(path), book)
-            key, _ = pp.verdict_from(notebook, code_cells, book)
-            out[notebook] = {"key": key}
+            _check_json(path)
         except NotANotebook as error:
-            out[notebook] = {"error": str(error), "fatal": True}
-        except Exception as error:
-            out[notebook] = {"error": f"could not be graded: {type(error).__name__}: {_first_line(error)}",
-                             "trace": traceback.format_exc()}
-    return out
+            return {"ok": False, "error": str(error), "broken": True}
+    application.coursedir.student_id = submission.student
+    application.coursedir.assignment_id = submission.assignment
+    converter = _converter_class()(coursedir=application.coursedir, parent=application)
+    converter.force = True
+    result = capture_log(converter)
+    if result.get("success"):
+        return {"ok": True}
+    return {"ok": False, "error": _nbgrader_failure(result)}
 
 
-def _child(conn, application, submission, books):
+def _nbgrader_failure(result):
+    """The line of nbgrader's log that says what went wrong."""
+    lines = (result.get("log", "") + "\n" + result.get("error", "")).strip().splitlines()
+    for line in reversed(lines):
+        line = line.strip()
+        if line and not line.startswith(("[", "File ", "Traceback", "^", "~")) and "Please see the" not in line \
+                and not line.startswith("nbgrader.converters.base.NbGraderException"):
+            return f"nbgrader could not convert it: {line[:300]}"
+    return "nbgrader could not convert it"
+
+
+def _child(conn, application, submission):
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when to stop
-    os.nice(4)   # the parent, recording one submission at a time, is the critical path
+    os.nice(4)   # the parent, the one writer, is the critical path
     try:
-        result = _verdicts(application, submission, books)
+        result = _convert(application, submission)
     except BaseException as error:
-        result = {"": {"error": f"{type(error).__name__}: {error}", "trace": traceback.format_exc()}}
+        result = {"ok": False, "error": f"{type(error).__name__}: {error}", "trace": traceback.format_exc()}
     try:
         conn.send(result)
     finally:
         conn.close()
     os._exit(0)
+
+
+def _record(application, s, result, state):
+    """Stage 2: the gradebook's part of nbgrader's Autograde, on what stage 1 wrote."""
+    import warnings
+    import nbformat
+    from nbgrader.converters import Autograde
+    from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
+    from nbgrader.utils import setenv, temp_attrs
+    errors = [] if result.get("ok") else [result.get("error") or "it could not be converted"]
+    with warnings.catch_warnings(), \
+            temp_attrs(application.coursedir, student_id=s.student, assignment_id=s.assignment):
+        warnings.simplefilter("ignore")   # nbgrader's session handling is noisy when a notebook failed
+        converter = Autograde(coursedir=application.coursedir, parent=application)
+        try:
+            converter.init_notebooks()
+            converter.notebooks = sorted(n for found in converter.assignments.values() for n in found)
+            converter.init_assignment(s.assignment, s.student)   # nbgrader's own: student, submission, timestamp
+            if result.get("ok"):
+                with setenv(NBGRADER_EXECUTION="autograde"):
+                    for path in converter.notebooks:
+                        resources = converter.init_single_notebook_resources(path)
+                        graded = converter._format_dest(s.assignment, s.student)
+                        nb = nbformat.read(os.path.join(graded, os.path.basename(path)), as_version=4)
+                        for writer in (SaveAutoGrades, AssignLatePenalties):
+                            nb, resources = writer(parent=converter).preprocess(nb, resources)
+        except Exception as error:
+            errors.append(f"the gradebook could not be written: {type(error).__name__}: {_first_line(error)}")
+    _score(application, s)
+    if errors:
+        s.status, s.error = "error", "; ".join(dict.fromkeys(errors))
+        return
+    s.status = "graded"
+    marker = state / "done" / s.assignment / f"{s.student}.json"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps({"digest": s.digest(), "score": s.score, "max_score": s.max_score}))
+
+
+def _score(application, s):
+    from nbgrader.api import Gradebook, MissingEntry
+    with Gradebook(application.coursedir.db_url, application.coursedir.course_id) as gb:
+        try:
+            submission = gb.find_submission(s.assignment, s.student)
+        except MissingEntry:
+            return
+        s.score, s.max_score = submission.score, submission.max_score
 
 
 # -- the whole run ------------------------------------------------------------------------------
@@ -147,14 +255,13 @@ class Progress:
         if not self.enabled:
             return
         elapsed = time.monotonic() - self.started
-        rate = elapsed / self.done if self.done else 0
-        eta = rate * (self.total - self.done)
-        status = (f"{self.done}/{self.total} done ({self.skipped} skipped, {self.errors} errors), "
-                  f"{running} grading, {elapsed:.0f}s, about {eta:.0f}s left")
+        eta = elapsed / self.done * (self.total - self.done) if self.done else 0
         if self.tty:
             width = 24
             filled = int(width * self.done / max(self.total, 1))
-            self.out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {status}\033[K")
+            self.out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} done "
+                           f"({self.skipped} skipped, {self.errors} errors), {running} grading, "
+                           f"{elapsed:.0f}s, about {eta:.0f}s left\033[K")
             if self.done == self.total:
                 self.out.write("\n")
         else:
@@ -165,30 +272,25 @@ class Progress:
 
 
 def _points(value):
-    return "-" if value is None else (f"{value:g}")
+    return "-" if value is None else f"{value:g}"
 
 
 def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=None,
         force=False, progress=True, out=None):
     """Autograde the submissions of `assignments` (default: all) into the gradebook.
-    Returns the list of Submissions with their status and score."""
+    Returns the Submissions, each with its status and score."""
     out = out or sys.stdout
     root = Path(root).resolve()
-    overrides = {}
-    if timeout is not None:
-        overrides["SandboxedTests.timeout"] = int(timeout)
+    overrides = {"SandboxedTests.timeout": int(timeout)} if timeout is not None else {}
     application = course.app(root, **overrides)
-    api = course.api(application)
     sandbox.detect()   # once, here, before any fork
     jobs = max(1, int(jobs or os.cpu_count() or 1))
     state = root / course.STATE
     submissions = find_submissions(root, assignments, students)
-    books_of = _books(application, {s.assignment for s in submissions})
     todo = []
     for s in submissions:
         marker = state / "done" / s.assignment / f"{s.student}.json"
-        autograded = root / "autograded" / s.student / s.assignment
-        if not force and marker.exists() and autograded.exists():
+        if not force and marker.exists() and (root / "autograded" / s.student / s.assignment).exists():
             try:
                 if json.loads(marker.read_text())["digest"] == s.digest():
                     s.status = "skipped"
@@ -201,61 +303,67 @@ def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=
         if s.status == "skipped":
             _score(application, s)
             bar.update(s, 0)
-
+    books = _books(application, {s.assignment for s in todo})
+    nbgrader_ext.BOOKS.update(books)
+    limit = _time_limit(application, books)
     context = multiprocessing.get_context("fork")
-    running = {}   # connection -> (process, submission, started)
+    running = {}    # connection -> (process, submission, started)
+    finished = []   # (submission, result), waiting for the one writer
     queue = list(todo)
-    limit_per = _child_limit(application, books_of)
+
+    def refill():
+        while queue and len(running) < jobs:
+            s = queue.pop(0)
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_child, args=(send, application, s), daemon=True)
+            process.start()
+            send.close()
+            running[receive] = (process, s, time.monotonic())
+
+    def collect(wait):
+        ready = multiprocessing.connection.wait(list(running), timeout=wait) if running else []
+        now = time.monotonic()
+        for conn in list(running):
+            process, s, started = running[conn]
+            if conn in ready:
+                try:
+                    result = conn.recv()
+                except (EOFError, OSError):
+                    result = {"ok": False, "error": "its grading process ended without a result"}
+            elif now - started > limit:
+                process.kill()
+                result = {"ok": False, "error": f"grading took longer than {limit:.0f} seconds"}
+            else:
+                continue
+            conn.close()
+            process.join(timeout=5)
+            del running[conn]
+            s.seconds = now - started
+            finished.append((s, result))
+
     try:
-        while queue or running:
-            while queue and len(running) < jobs:
-                s = queue.pop(0)
-                receive, send = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(send, application, s, books_of.get(s.assignment, {})),
-                                          daemon=True)
-                process.start()
-                send.close()
-                running[receive] = (process, s, time.monotonic())
-            ready = multiprocessing.connection.wait(list(running), timeout=0.5)
-            now = time.monotonic()
-            for conn in list(running):
-                process, s, started = running[conn]
-                if conn in ready:
-                    try:
-                        result = conn.recv()
-                    except (EOFError, OSError):
-                        result = {"": {"error": "its grader process ended without a verdict"}}
-                elif now - started > limit_per:
-                    process.kill()
-                    result = {"": {"error": f"grading took longer than {limit_per:.0f} seconds"}}
-                else:
-                    continue
-                conn.close()
-                process.join(timeout=5)
-                del running[conn]
-                s.seconds = now - started
-                _record(application, api, s, result, state)
+        while queue or running or finished:
+            refill()
+            collect(0 if finished else 0.5)
+            refill()                      # keep every slot busy while this process records
+            if finished:
+                s, result = finished.pop(0)
+                _record(application, s, result, state)
                 bar.update(s, len(running))
     except KeyboardInterrupt:
-        for conn, (process, s, _) in running.items():
+        for process, s, _ in running.values():
             process.kill()
             process.join(timeout=5)
         out.write(f"\ninterrupted: {bar.done} of {bar.total} recorded. Run the same command again "
                   "to carry on; recorded submissions are skipped.\n")
         raise
+    finally:
+        nbgrader_ext.BOOKS.clear()
     return submissions
 
 
-def _child_limit(application, books_of):
-    timeout = application.config.SandboxedTests.get("timeout", 30)
-    cells = max([len(b["checks"]) + len(b["solutions"]) for books in books_of.values()
-                 for b in books.values()] or [8])
-    notebooks = max([len(books) for books in books_of.values()] or [1])
-    return 60 + 3 * timeout * cells * notebooks
-
-
 def _books(application, assignments):
-    """{assignment: {notebook: book}} from the gradebook, read once before any fork."""
+    """{(notebook, assignment): book} from the gradebook, read once before any fork."""
     from nbgrader.api import Gradebook, MissingEntry
     names = {}
     with Gradebook(application.coursedir.db_url, application.coursedir.course_id) as gb:
@@ -265,47 +373,15 @@ def _books(application, assignments):
             except MissingEntry:
                 names[assignment] = []
     db_url = application.coursedir.db_url
-    return {assignment: {name: nbgrader_ext.book_of(db_url, name, assignment) for name in found}
-            for assignment, found in names.items()}
+    return {(name, assignment): nbgrader_ext.book_of(db_url, name, assignment)
+            for assignment, found in names.items() for name in found}
 
 
-def _record(application, api, s, result, state):
-    """Stage 2: nbgrader's own autograde of one submission, the verdicts already made."""
-    errors = [v["error"] for v in result.values() if "error" in v]
-    if not result and not errors:
-        errors = [f"{s.assignment} is not an assignment in the gradebook (run release first)"]
-    import warnings
-    with warnings.catch_warnings():
-        # nbgrader's own session handling warns when a submission fails to convert; it is noise
-        # about nbgrader's internals, and the failure itself is reported below.
-        warnings.simplefilter("ignore")
-        outcome = api.autograde(s.assignment, s.student, force=True, create=True)
-    if not outcome.get("success") and not any(v.get("fatal") for v in result.values()):
-        detail = _nbgrader_error(outcome)
-        errors.append(f"nbgrader autograde failed{': ' + detail if detail else ''}")
-    _score(application, s)
-    if errors:
-        s.status, s.error = "error", "; ".join(dict.fromkeys(errors))
-        return
-    s.status = "graded"
-    marker = state / "done" / s.assignment / f"{s.student}.json"
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(json.dumps({"digest": s.digest(), "score": s.score, "max_score": s.max_score}))
-
-
-def _nbgrader_error(outcome):
-    text = (outcome.get("error") or "").strip().splitlines()
-    return text[-1] if text else ""
-
-
-def _score(application, s):
-    from nbgrader.api import Gradebook, MissingEntry
-    with Gradebook(application.coursedir.db_url, application.coursedir.course_id) as gb:
-        try:
-            submission = gb.find_submission(s.assignment, s.student)
-        except MissingEntry:
-            return
-        s.score, s.max_score = submission.score, submission.max_score
+def _time_limit(application, books):
+    """How long one submission's grading process may take before it is stopped."""
+    timeout = application.config.SandboxedTests.get("timeout", 30)
+    cells = sum(len(b["checks"]) + len(b["solutions"]) for b in books.values()) or 8
+    return 120 + 2 * timeout * cells
 
 
 def summary(submissions):
@@ -315,6 +391,5 @@ def summary(submissions):
     failed = [s for s in submissions if s.status == "error"]
     lines = [f"{len(graded)} graded, {len(skipped)} already graded and unchanged, "
              f"{len(failed)} with errors."]
-    for s in failed:
-        lines.append(f"  {s.name}: {s.error}")
+    lines += [f"  {s.name}: {s.error}" for s in failed]
     return lines

@@ -35,7 +35,8 @@ import os
 c = get_config()  # noqa: F821 (nbgrader defines get_config)
 here = os.path.dirname(os.path.abspath(__file__))
 
-c.CourseDirectory.course_id = "{course_id}"
+# One offering of the course is one course id; set NBGRADER_COURSE_ID to run several side by side.
+c.CourseDirectory.course_id = os.environ.get("NBGRADER_COURSE_ID", "{course_id}")
 c.CourseDirectory.root = here
 
 # Answers the notebook's questions store beside it (.rungs/) are the learner's, never released.
@@ -43,16 +44,17 @@ c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedb
 
 # A check cell pasted twice counts once; one that was deleted is put back from the gradebook and
 # graded (RepairCells, ahead of nbgrader's own sanitizing; see lab/grader/nbgrader_ext.py).
+# OverwriteCellsAtOnce and CheckMetadata are nbgrader's OverwriteCells and CheckCellMetadata,
+# making the same checks with one gradebook query and one compiled schema a notebook.
 c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",
     "lab.grader.nbgrader_ext.RepairCells",
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
-    "nbgrader.preprocessors.OverwriteCells",
+    "lab.grader.nbgrader_ext.OverwriteCellsAtOnce",
     "lab.grader.nbgrader_ext.CheckMetadata",
 ]
 
-# (CheckMetadata is nbgrader's CheckCellMetadata with its JSON schema compiled once.)
 # Autograding runs no learner code in a kernel and reads no verdict from its output. In place of
 # nbgrader's Execute, SandboxedTests runs the learner's solution cells in a sandboxed process and
 # the check cells' tests in the grader, and writes each check cell's result as its output; the
@@ -77,8 +79,10 @@ c.GenerateFeedback.preprocessors = [
     "lab.grader.nbgrader_ext.HideTestSource",
 ]
 
-# `nbgrader validate` runs a whole notebook in a kernel (the instructor's own, or a release).
+# `nbgrader validate` runs a whole notebook in a kernel (the instructor's own, or a release);
+# the kernel keeps no history and does not warn on stderr that its local sockets are not encrypted.
 c.Execute.timeout = {validate_timeout}
+c.Execute.extra_arguments = ["--HistoryManager.hist_file=:memory:", "--IPKernelApp.log_level=ERROR"]
 '''
 
 

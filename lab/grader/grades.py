@@ -2,7 +2,6 @@
 and for the benchmark."""
 
 import csv
-from pathlib import Path
 
 from lab.grader import course
 

@@ -8,15 +8,19 @@ RepairCells     goes first in Autograde.sanitize_preprocessors: a check cell pas
                 fails when that cell is a locked markdown cell).
 
 SandboxedTests  stands where nbgrader's Execute stands in Autograde.autograde_preprocessors. It
-                runs nothing in a kernel: it asks lab.grader.verdict for the verdict (or takes
-                the one `python -m lab.grader autograde` computed ahead, in parallel) and writes
-                it into the notebook as each check cell's output. nbgrader's own SaveAutoGrades
+                runs nothing in a kernel: it asks lab.grader.verdict for the verdict (or reuses
+                one already computed, kept under verdict_dir by the hash of everything a verdict
+                depends on: the learner's cells, the check cells, the limits, the sandbox, and
+                the code of lab and harness) and writes it into the notebook as each check
+                cell's output. nbgrader's own SaveAutoGrades
                 then reads the scores from those outputs, as it always does: a check cell whose
                 tests all passed prints their list; one that failed also carries an error output,
                 and scores 0. Nothing the learner's code printed is in any of them.
+OverwriteCellsAtOnce
+                nbgrader's OverwriteCells, reading the notebook's cells from the gradebook in
+                one query instead of one a cell; the same comparisons and repairs.
 CheckMetadata   nbgrader's CheckCellMetadata with the JSON schema compiled once, not once a cell:
-                the same checks, a twentieth of the time (it ran twice a submission and was the
-                larger part of recording one).
+                the same checks in a fraction of the time (it runs twice a submission).
 HideTestSource  goes last in GenerateFeedback.preprocessors: the feedback shows each check
                 cell's results, never the code between ### BEGIN HIDDEN TESTS and ### END HIDDEN
                 TESTS (nbgrader #917).
@@ -35,7 +39,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from lab.grader import sandbox, verdict
 
-PRECOMPUTED = {}   # verdict key -> verdict, filled by lab.grader.autograde before nbgrader runs
+BOOKS = {}         # (notebook, assignment) -> book, filled by lab.grader.autograde for one run
 
 
 def lesson_of(notebook_id):
@@ -132,6 +136,9 @@ class RepairCells(NbGraderPreprocessor):
             else:
                 seen.add(meta["grade_id"])
         info = resources["nbgrader"]
+        book = BOOKS.get((info["notebook"], info["assignment"]))
+        if book is not None and all(name in seen for name, *_ in book["checks"]):
+            return nb, resources   # nothing deleted: no need to ask the gradebook
         with Gradebook(info["db_url"]) as gb:
             notebook = gb.find_notebook(info["notebook"], info["assignment"])
             order = [c.name for c in notebook.source_cells]
@@ -180,9 +187,8 @@ class _CompiledSchema(_Base):
             cls = jsonschema.validators.validator_for(self.schema)
             cls.check_schema(self.schema)
             validator = self._validators[self.schema_version] = cls(self.schema)
-        error = jsonschema_best_match(validator.iter_errors(cell.metadata["nbgrader"]))
-        if error is not None:
-            raise error
+        if not validator.is_valid(cell.metadata["nbgrader"]):
+            raise jsonschema_best_match(validator.iter_errors(cell.metadata["nbgrader"]))
 
 
 def jsonschema_best_match(errors):
@@ -207,6 +213,50 @@ class CheckMetadata(_CheckCellMetadata):
             msg = "Notebook failed to validate; the nbgrader metadata may be corrupted."
             self.log.error(msg)
             raise ValidationError(msg)
+        return nb, resources
+
+
+class _CellsAtOnce:
+    """A gradebook whose find_source_cell and find_graded_cell answer from one read of the
+    notebook's cells; everything else goes to the real gradebook."""
+
+    def __init__(self, gradebook, notebook_id, assignment_id):
+        from nbgrader.api import MissingEntry
+        self._gb, self._missing = gradebook, MissingEntry
+        notebook = gradebook.find_notebook(notebook_id, assignment_id)
+        self._source = {c.name: c for c in notebook.source_cells}
+        self._graded = {c.name: c for c in list(notebook.grade_cells) + list(notebook.task_cells)}
+
+    def find_source_cell(self, name, notebook, assignment):
+        if name not in self._source:
+            raise self._missing()
+        return self._source[name]
+
+    def find_graded_cell(self, name, notebook, assignment):
+        if name not in self._graded:
+            raise self._missing()
+        return self._graded[name]
+
+    def __getattr__(self, name):
+        return getattr(self._gb, name)
+
+
+from nbgrader.preprocessors import OverwriteCells as _OverwriteCells
+
+
+class OverwriteCellsAtOnce(_OverwriteCells):
+    """nbgrader's OverwriteCells with the notebook's cells read in one query."""
+
+    def preprocess(self, nb, resources):
+        self.notebook_id = resources["nbgrader"]["notebook"]
+        self.assignment_id = resources["nbgrader"]["assignment"]
+        self.db_url = resources["nbgrader"]["db_url"]
+        with Gradebook(self.db_url) as gradebook:
+            self.gradebook = _CellsAtOnce(gradebook, self.notebook_id, self.assignment_id)
+            nb, resources = super(_OverwriteCells, self).preprocess(nb, resources)
+            if self.add_missing_cells:
+                nb, resources = self.add_missing_grade_cells(nb, resources)
+                nb, resources = self.add_missing_task_cells(nb, resources)
         return nb, resources
 
 
@@ -243,10 +293,21 @@ class SandboxedTests(NbGraderPreprocessor):
     def limits(self):
         return sandbox.Limits(memory_mb=self.memory_mb, cpu_seconds=4 * self.timeout + 30)
 
+    def _course_roots(self):
+        """The course directory this preprocessor works for (kept from the worker's reads)."""
+        roots, owner = [], self
+        while owner is not None:
+            coursedir = getattr(owner, "coursedir", None)
+            if coursedir is not None and getattr(coursedir, "root", None):
+                roots.append(os.path.abspath(coursedir.root))
+            owner = getattr(owner, "parent", None)
+        return roots or [os.getcwd()]
+
     def verdict_for(self, nb, resources):
         """(key, verdict) for a sanitized notebook: computed ahead, saved, or computed now."""
         info = resources["nbgrader"]
-        book = book_of(info["db_url"], info["notebook"], info["assignment"])
+        book = BOOKS.get((info["notebook"], info["assignment"])) or \
+            book_of(info["db_url"], info["notebook"], info["assignment"])
         return self.verdict_from(info["notebook"], verdict.learner_cells(nb), book)
 
     def verdict_from(self, notebook_id, code_cells, book):
@@ -254,15 +315,16 @@ class SandboxedTests(NbGraderPreprocessor):
         grade_cells = grade_cells_of(book)
         limits = self.limits()
         key = verdict.verdict_key(lesson, code_cells, grade_cells, self.timeout, limits)
-        result = PRECOMPUTED.get(key)
+        result = None
         path = Path(self.verdict_dir, f"{key}.json") if self.verdict_dir else None
-        if result is None and path is not None and path.exists():
+        if path is not None and path.exists():
             try:
                 result = json.loads(path.read_text(encoding="utf-8"))
             except ValueError:
                 result = None
         if result is None:
-            result = verdict.grade(lesson, code_cells, grade_cells, timeout=self.timeout, limits=limits)
+            result = verdict.grade(lesson, code_cells, grade_cells, timeout=self.timeout, limits=limits,
+                                   protect=self._course_roots())
             if path is not None:
                 save(path, result)
         return key, result

@@ -3,16 +3,34 @@ and what `make test` checks on every lesson: the source passes `nbgrader validat
 cell of the release fails `nbgrader validate --invert`, the release holds no solution and no
 hidden test, and the points add up to what the headings say."""
 
-import re
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from lab.grader import audit, course
 
 
 def validate(root, notebook, invert=False):
-    """(ok, output) of `nbgrader validate [--invert] NOTEBOOK`, run in the course directory."""
-    args = ["validate"] + (["--invert"] if invert else []) + [str(notebook)]
-    return course.nbgrader(root, *args)
+    """nbgrader's own Validator (what `nbgrader validate [--invert] NOTEBOOK` runs), with the
+    course's configuration. Returns its results: {} when the source passes (or, with `invert`,
+    when every check cell of a release fails), else {"failed" | "passed" | "changed" |
+    "type_changed": [{"source", ...}]}. Answers the notebook stores go to a throwaway directory."""
+    from nbgrader.validator import Validator
+    application = course.app(root)
+    answers = tempfile.mkdtemp(prefix="lab-grader-rungs-")
+    saved = os.environ.get("LAB_RUNGS_DIR")
+    os.environ["LAB_RUNGS_DIR"] = answers
+    try:
+        validator = Validator(parent=application)
+        validator.invert = invert
+        return validator.validate(str(notebook))
+    finally:
+        if saved is None:
+            os.environ.pop("LAB_RUNGS_DIR", None)
+        else:
+            os.environ["LAB_RUNGS_DIR"] = saved
+        shutil.rmtree(answers, ignore_errors=True)
 
 
 def graded_cells(nb):
@@ -20,14 +38,26 @@ def graded_cells(nb):
             if c.get("metadata", {}).get("nbgrader", {}).get("grade") and c.cell_type == "code"]
 
 
-def invert_problems(output, nb):
-    """`nbgrader validate --invert` prints each graded cell that passed; every one must fail."""
+def _first_line(cell):
+    return (cell.get("source", "").strip().splitlines() or ["(empty)"])[0]
+
+
+def validate_problems(results, invert):
+    """Sentences for what a validation found wrong."""
     problems = []
-    if "NOTEBOOK PASSED ON" in output or "Success!" not in output:
-        passed = re.findall(r"The following cell passed:\s*\n\s*\n((?:    .*\n?)+)", output)
-        names = ", ".join(p.strip().splitlines()[0] for p in passed) or "see its output"
-        problems.append(f"validate --invert: some check cells pass on the release, where nothing is "
-                        f"written yet ({names})")
+    for cell in results.get("type_changed", []):
+        problems.append(f"a cell changed type ({cell['old_type']} to {cell['new_type']}): {_first_line(cell)}")
+    for cell in results.get("changed", []):
+        problems.append(f"a read-only cell was changed: {_first_line(cell)}")
+    if invert:
+        for cell in results.get("passed", []):
+            problems.append(f"validate --invert: a check cell passes on the release, where nothing is "
+                            f"written yet: {_first_line(cell)}")
+    else:
+        for cell in results.get("failed", []):
+            error = (cell.get("raw_error") or "").strip().splitlines()
+            problems.append(f"validate: a check cell fails on the source: {_first_line(cell)}: "
+                            f"{error[-1] if error else 'no error text'}")
     return problems
 
 
@@ -53,11 +83,8 @@ def run(root, assignments, out=None):
             problems.append(f"{assignment} has no release yet: run python -m lab.grader release")
             continue
         master, released = audit.read(source), audit.read(release)
-        ok, output = validate(root, source)
-        if not ok or "Success! Your notebook passes all the tests." not in output:
-            problems.append(f"{assignment}: nbgrader validate fails on the source notebook:\n{output[-1500:]}")
-        ok, output = validate(root, release, invert=True)
-        problems += [f"{assignment}: {p}" for p in invert_problems(output, released)]
+        problems += [f"{assignment}: {p}" for p in validate_problems(validate(root, source), invert=False)]
+        problems += [f"{assignment}: {p}" for p in validate_problems(validate(root, release, invert=True), invert=True)]
         problems += [f"{assignment}: {p}" for p in static_problems(master, released)]
         if out is not None:
             out.write(f"checked {assignment}\n")

@@ -22,7 +22,6 @@ enforced by the grader, which kills the whole process group, and the starter har
 stub) as its `harness` module: the reference is never in the worker's reach.
 """
 
-import fcntl
 import os
 import shutil
 import signal
@@ -139,7 +138,7 @@ class Limits:
 class Worker:
     """One sandboxed interpreter that has loaded the starter harness and answers the grader."""
 
-    def __init__(self, starter, *, mode=None, limits=None, protect=(), start_timeout=15.0):
+    def __init__(self, starter, *, mode=None, limits=None, protect=(), start_timeout=15.0, learner_names=()):
         self.mode = mode or detect()
         self.limits = limits or Limits()
         to_worker_r, to_worker_w = os.pipe()
@@ -173,7 +172,7 @@ class Worker:
             source = Path(wire.__file__).read_bytes()
             self._raw_send(b"%010d" % len(source) + source)
             self.peer.send({"starter": starter, "limits": self.limits.rlimits(),
-                            "protect": protect, "workdir": workdir})
+                            "protect": protect, "workdir": workdir, "learner_names": list(learner_names)})
             ready = self.peer.receive()
             if ready.get("k") != "ready":
                 raise wire.Gone("the worker did not start")

@@ -14,7 +14,6 @@ A check cell scores all its points if its code runs without raising, as under nb
 lab.check raises AssertionError for any failing test.
 """
 
-import ast
 import hashlib
 import json
 import time
@@ -50,42 +49,12 @@ def worker_starter(lesson):
     """The harness.py the worker loads as `harness`: lesson `lesson`'s last lab's starter with
     every gap of every lab of the lesson a stub again. The reference's answers are in no part of
     it, so a submission that hands a gap back to `harness` gets the stub."""
-    if lesson in _starters:
-        return _starters[lesson]
-    from harness import syllabus
-    from lab import starters
-    last = syllabus.LABS.get(lesson, 1)
-    text = starters.text_at(starters.Stage(lesson, last))
-    for name, steps in syllabus.UNITS.items():
-        for step in steps:
-            if step.lesson == lesson and step.kind in ("spec", "gap") and step.lab != last:
-                text = _restub(text, name, step, lesson)
-    _starters[lesson] = text
-    return text
-
-
-def _restub(text, name, step, lesson):
-    """`text` with the definition `name` (solved by the lab starter) put back to its gap."""
-    import textwrap
-    from lab import starters
-    if step.kind == "spec":
-        replacement = starters.gap_text(name, lesson)
-    else:
-        reference = starters.definition(name, markers=True)
-        replacement = starters._fill_gap(reference, starters.gap_text(name, lesson))
-    lines = text.splitlines()
-    tree = ast.parse(text)
-    owner, _, member = name.rpartition(".")
-    body = tree.body
-    if owner:
-        cls = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == owner)
-        body = cls.body
-    node = next(n for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Assign))
-                and getattr(n, "name", None) == (member or name))
-    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
-    indent = lines[node.lineno - 1][:len(lines[node.lineno - 1]) - len(lines[node.lineno - 1].lstrip())]
-    new = textwrap.indent(replacement.rstrip("\n"), indent, lambda line: True).splitlines()
-    return "\n".join(lines[:start] + [l.rstrip() for l in new] + lines[node.end_lineno:]) + "\n"
+    if lesson not in _starters:
+        from harness import syllabus
+        from lab import starters
+        stage = starters.Stage(lesson, syllabus.LABS.get(lesson, 1))
+        _starters[lesson] = starters.text_at(stage, every_gap=True)
+    return _starters[lesson]
 
 
 # -- the learner's cells ------------------------------------------------------------------------
@@ -158,8 +127,8 @@ class Session:
     """The sandboxed worker for one submission: started on demand, and started again (with the
     cells that ran before) if the learner's code ends it or runs out of time."""
 
-    def __init__(self, lesson, code_cells, *, timeout=DEFAULT_TIMEOUT, limits=None):
-        self.lesson, self.timeout = lesson, timeout
+    def __init__(self, lesson, code_cells, *, timeout=DEFAULT_TIMEOUT, limits=None, protect=()):
+        self.lesson, self.timeout, self.protect = lesson, timeout, list(protect)
         self.limits = limits or sandbox.Limits(cpu_seconds=4 * timeout + 30)
         self.code_cells = [(cell_id, as_python(source)) for cell_id, source in code_cells]
         self.worker = None
@@ -171,7 +140,8 @@ class Session:
         self.deadline = None
 
     def _start(self):
-        self.worker = sandbox.Worker(worker_starter(self.lesson), limits=self.limits)
+        self.worker = sandbox.Worker(worker_starter(self.lesson), limits=self.limits,
+                                     learner_names=learner_names(self.lesson), protect=self.protect)
         self.generation += 1
         self.cache = {}
         for cell_id, source in self.code_cells:
@@ -390,19 +360,21 @@ def _builtins_for(shim):
     return names
 
 
-def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=None):
+def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=None, protect=()):
     """The verdict on one submission.
 
     code_cells   [(grade_id, source)] the learner's solution cells, in notebook order
     grade_cells  [{"grade_id", "source", "points"}] the instructor's check cells, in order,
                  their source from the gradebook
+    protect      directories the worker must not read where no namespace hides them (the
+                 course directory; the repository and /tmp always are)
 
     Returns {"cells": {grade_id: {"score", "points", "passed", "lines", "reason"}},
              "errors": {cell id: [ename, evalue]}} as plain data.
     """
     import os
     import harness
-    session = Session(lesson, code_cells, timeout=timeout, limits=limits)
+    session = Session(lesson, code_cells, timeout=timeout, limits=limits, protect=protect)
     verdicts = {}
     # As under nbgrader: should any of lab's own check functions run here after all, they raise
     # on failure instead of printing (fail closed).

@@ -642,7 +642,7 @@ class _Bounded:
         return True
 
 
-def _audit(protect, allow_write):
+def _audit(protect, allow_write, allow_read=()):
     """An audit hook that refuses what the learner's code has no business doing while it is
     graded: the network, new processes, signals to other processes, native code, and files
     outside its own directory (or inside the ones `protect` names). A second lock behind the
@@ -651,6 +651,7 @@ def _audit(protect, allow_write):
     import sys as _sys
     protect = tuple(os.path.realpath(p) for p in protect)
     allow_write = os.path.realpath(allow_write)
+    allow_read = tuple(os.path.realpath(p) for p in allow_read) + (allow_write,)
     refused = ("socket.", "subprocess.", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
                "os.forkpty", "os.system", "os.kill", "os.killpg", "signal.pthread_kill",
                "ctypes.", "pty.", "resource.setrlimit", "resource.prlimit", "webbrowser.",
@@ -661,7 +662,7 @@ def _audit(protect, allow_write):
                     "shutil.copyfile", "shutil.move")
     blocked_modules = ("ctypes", "_ctypes", "_posixsubprocess", "subprocess", "socket", "_socket",
                        "multiprocessing", "_multiprocessing", "_xxsubinterpreters", "ssl", "_ssl",
-                       "pty", "sqlite3", "_sqlite3", "_thread", "threading")
+                       "pty", "sqlite3", "_sqlite3")
 
     def inside(path, roots):
         return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
@@ -689,11 +690,11 @@ def _audit(protect, allow_write):
                 return
             if writing:
                 raise PermissionError(f"writing {path} is not allowed while your code is graded")
-            if protect and inside(real, protect):
+            if protect and inside(real, protect) and not inside(real, allow_read):
                 raise PermissionError(f"reading {path} is not allowed while your code is graded")
         if event in ("os.listdir", "os.scandir") and protect and args:
             real = os.path.realpath(os.fsdecode(args[0] if args[0] is not None else "."))
-            if inside(real, protect) and not inside(real, (allow_write,)):
+            if inside(real, protect) and not inside(real, allow_read):
                 raise PermissionError(f"listing {args[0]} is not allowed while your code is graded")
 
     _sys.addaudithook(hook)
@@ -732,7 +733,8 @@ def worker_main(rfd, wfd):
     exec(compile(setup["starter"], "harness.py", "exec"), harness.__dict__)
     sys.modules["harness"] = harness
     namespace = {"__name__": "__main__", "__builtins__": builtins}
-    namespace.update({k: v for k, v in vars(harness).items() if not k.startswith("_")})
+    hidden = set(setup.get("learner_names", []))   # the learner's to define, as in the notebook
+    namespace.update({k: v for k, v in vars(harness).items() if not k.startswith("_") and k not in hidden})
     namespace["harness"] = harness
     namespace["get_ipython"] = lambda: _Shell()
     peer.namespace = namespace
@@ -742,7 +744,7 @@ def worker_main(rfd, wfd):
         os.dup2(null, fd)
     os.close(null)
     _limit(setup.get("limits", {}))
-    _audit(setup.get("protect", []), workdir)
+    _audit(setup.get("protect", []), workdir, [sys.base_prefix, sys.prefix])
     peer.send({"k": "ready"})
     while True:
         try:

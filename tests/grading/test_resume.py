@@ -1,0 +1,63 @@
+"""The parallel autograde can be stopped and started again: what was recorded is skipped, what
+was not is graded, and a submission that changed is graded again."""
+
+import io
+import shutil
+
+import pytest
+
+from lab.grader import autograde, grades
+
+STUDENTS = ["correct", "lab1-only", "unchanged"]
+
+
+@pytest.fixture()
+def course_copy(graded, tmp_path):
+    """The graded course, copied, with three students made ungraded again."""
+    root = tmp_path / "course"
+    shutil.copytree(graded.root, root, ignore=shutil.ignore_patterns("feedback"))
+    for student in STUDENTS:
+        shutil.rmtree(root / "autograded" / student)
+        (root / ".autograde" / "done" / graded.assignment / f"{student}.json").unlink()
+    return root
+
+
+def test_a_second_run_skips_everything_already_recorded(graded):
+    out = io.StringIO()
+    submissions = autograde.run(graded.root, jobs=2, progress=True, out=out)
+    statuses = {s.student: s.status for s in submissions}
+    assert statuses.pop("not-a-notebook") == "error"
+    assert set(statuses.values()) == {"skipped"}
+    assert out.getvalue().count(": already graded\n") == len(statuses)
+
+
+def test_an_interrupted_run_carries_on_where_it_stopped(graded, course_copy, monkeypatch):
+    real = autograde._record
+    calls = []
+
+    def record_then_stop(*args, **kwargs):
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        calls.append(args[1].student)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(autograde, "_record", record_then_stop)
+    out = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        autograde.run(course_copy, students=STUDENTS, jobs=2, out=out)
+    assert "interrupted: 1 of 3 recorded. Run the same command again to carry on" in out.getvalue()
+    monkeypatch.setattr(autograde, "_record", real)
+    again = {s.student: s.status for s in autograde.run(course_copy, students=STUDENTS, jobs=2, progress=False)}
+    assert again == {calls[0]: "skipped", **{s: "graded" for s in STUDENTS if s != calls[0]}}
+    scores = grades.scores(course_copy, graded.assignment)
+    assert {s: scores[s]["total"] for s in STUDENTS} == {"correct": 15, "lab1-only": 5, "unchanged": 0}
+
+
+def test_a_changed_submission_is_graded_again(graded, course_copy):
+    autograde.run(course_copy, students=STUDENTS, jobs=2, progress=False)
+    notebook = course_copy / "submitted" / "lab1-only" / graded.assignment / f"{graded.assignment}.ipynb"
+    correct = course_copy / "submitted" / "correct" / graded.assignment / f"{graded.assignment}.ipynb"
+    notebook.write_bytes(correct.read_bytes())   # lab1-only hands in a corrected notebook
+    statuses = {s.student: s.status for s in autograde.run(course_copy, students=STUDENTS, jobs=2, progress=False)}
+    assert statuses == {"correct": "skipped", "lab1-only": "graded", "unchanged": "skipped"}
+    assert grades.scores(course_copy, graded.assignment)["lab1-only"]["total"] == 15

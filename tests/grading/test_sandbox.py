@@ -1,0 +1,225 @@
+"""The worker the learner's code runs in, and the wire between it and the grader."""
+
+import time
+
+import nbformat
+import pytest
+
+from lab.grader import audit, sandbox, verdict, wire
+
+from .conftest import REPO
+
+STARTER = "def helper(x):\n    return x * 2\n"
+
+
+@pytest.fixture(scope="module")
+def worker():
+    with sandbox.Worker(STARTER) as w:
+        w.peer.deadline = None
+        yield w
+
+
+def run(worker, source, seconds=5):
+    return worker.run_cell(source, "<test>", time.monotonic() + seconds)
+
+
+def test_the_worker_cannot_see_the_repository_or_the_course(worker):
+    error = run(worker, f"open({str(REPO / 'harness' / 'compaction.py')!r}).read()")
+    assert isinstance(error, (FileNotFoundError, PermissionError)), error
+    error = run(worker, f"import os\nos.listdir({str(REPO)!r})")
+    assert isinstance(error, (FileNotFoundError, PermissionError)), error
+
+
+def test_the_worker_has_no_network_no_processes_and_no_signals(worker):
+    assert isinstance(run(worker, "import socket"), ImportError)
+    assert isinstance(run(worker, "import subprocess"), ImportError)
+    assert isinstance(run(worker, "import os\nos.fork()"), PermissionError)
+    assert isinstance(run(worker, "import os\nos.kill(1, 9)"), PermissionError)
+    assert isinstance(run(worker, "import ctypes"), ImportError)
+
+
+def test_the_worker_writes_only_in_its_own_directory(worker):
+    assert run(worker, "open('notes.txt', 'w').write('mine')") is None
+    assert isinstance(run(worker, "open('/tmp/elsewhere.txt', 'w')"), PermissionError)
+
+
+def test_memory_is_limited():
+    with sandbox.Worker(STARTER, limits=sandbox.Limits(memory_mb=256)) as w:
+        assert isinstance(run(w, "hog = bytearray(1 << 30)"), MemoryError)
+        assert run(w, "small = bytearray(1 << 20)") is None
+
+
+def test_time_is_limited_and_the_process_is_killed():
+    w = sandbox.Worker(STARTER)
+    started = time.monotonic()
+    with pytest.raises(wire.TimedOut):
+        run(w, "while True:\n    pass", seconds=1)
+    assert time.monotonic() - started < 3
+    w.kill()
+    assert w.exit_status() == "killed by SIGKILL"
+
+
+def test_a_process_that_ends_itself_is_reported_as_gone():
+    w = sandbox.Worker(STARTER)
+    with pytest.raises(wire.Gone):
+        run(w, "import os\nos._exit(3)")
+    w.kill()
+
+
+def test_arguments_are_copied_in_and_changes_copied_back(worker):
+    run(worker, "def grow(items, extra):\n    items.append(extra)\n    items[0]['seen'] = True\n    return items")
+    grow = worker.lookup("grow")
+    first = {"role": "user"}
+    items = [first, (1, [2])]
+    returned = grow(items, {3: "three", "$x": 1})
+    assert items == [{"role": "user", "seen": True}, (1, [2]), {3: "three", "$x": 1}]
+    assert items[0] is first and returned is items
+    assert isinstance(items[1], tuple)
+
+
+def test_objects_stay_where_they_live(worker):
+    class Model:
+        def __init__(self):
+            self.calls = []
+
+        def complete(self, system, messages, tools):
+            self.calls.append(system)
+            return {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}
+
+    run(worker, "def ask(model):\n    reply = model.complete('sys', [], [])\n    model.calls.clear()\n"
+                "    return reply['content'][0]['text'], type(model).__name__")
+    model = Model()
+    assert worker.lookup("ask")(model) == ("ok", "Remote")
+    assert model.calls == ["sys"]   # the worker cleared a copy of the record, not the record
+
+
+def test_the_grader_hands_over_no_private_attribute_no_module_and_no_class(worker):
+    import os
+
+    class Holder:
+        module = os
+        value = 1
+
+        def method(self):
+            return 2
+
+    run(worker, "def probe(h, what):\n    return eval(what)")
+    probe = worker.lookup("probe")
+    holder = Holder()
+    assert probe(holder, "h.value") == 1 and probe(holder, "h.method()") == 2
+    assert probe(holder, "type(h).__name__") == "Remote"   # a handle, not the grader's class
+    forged = "h._peer.request('getattr', h._handle, name={!r})"   # past the worker's own proxy
+    for attempt in ("h.method.__func__", "h.module", "setattr(h, 'value', 5)",
+                    forged.format("__class__"), forged.format("__dict__"), forged.format("_private"),
+                    "h._peer.request('call', h._handle)"):
+        with pytest.raises((AttributeError, TypeError)):
+            probe(holder, attempt)
+    assert Holder.value == 1 and holder.value == 1
+
+
+def test_exceptions_keep_their_class_and_message(worker):
+    run(worker, "class MyError(ValueError):\n    pass\n"
+                "def fail(kind):\n"
+                "    if kind == 'runtime': raise RuntimeError('no summary')\n"
+                "    if kind == 'mine': raise MyError('odd')\n"
+                "    if kind == 'exit': raise SystemExit(0)\n"
+                "    kind()\n")
+    fail = worker.lookup("fail")
+    with pytest.raises(RuntimeError, match="no summary"):
+        fail("runtime")
+    with pytest.raises(ValueError) as caught:
+        fail("mine")
+    assert type(caught.value).__name__ == "MyError"
+    with pytest.raises(wire.ExitRequested):
+        fail("exit")
+    mine = LookupError("the grader's own")
+
+    def raiser():
+        raise mine
+
+    with pytest.raises(LookupError) as caught:
+        fail(raiser)
+    assert caught.value is mine
+
+
+def test_a_result_that_is_not_data_compares_equal_to_nothing(worker):
+    run(worker, "class Anything:\n    def __eq__(self, other):\n        return True\n"
+                "def cut():\n    return Anything()")
+    result = worker.lookup("cut")()
+    assert isinstance(result, wire.Remote) and result != 0 and repr(result) == "<Anything from the learner's code>"
+
+
+def test_the_process_sandbox_works_where_namespaces_do_not():
+    with sandbox.Worker(STARTER, mode="process") as w:
+        w.peer.deadline = time.monotonic() + 10
+        assert w.lookup("helper")(21) == 42
+        assert isinstance(run(w, f"open({str(REPO / 'harness' / 'compaction.py')!r})"), PermissionError)
+        assert isinstance(run(w, "import socket"), ImportError)
+
+
+def test_the_worker_harness_holds_no_answer():
+    starter = verdict.worker_starter(12)
+    master = nbformat.read(REPO / "notebooks" / "12-memory-that-outlives-the-process.ipynb", as_version=4)
+    distinctive = [line for line in audit.secret_lines(master)["solution"] if len(line) >= 20]
+    assert len(distinctive) > 10 and audit.leaks(starter, distinctive) == []
+    namespace = {}
+    exec(compile(starter, "harness.py", "exec"), namespace)
+    with pytest.raises(NotImplementedError):
+        namespace["summarize"](None, [])
+    with pytest.raises(NotImplementedError):
+        namespace["compact"](None, None, keep_recent_tokens=10)
+    long_reply = {"role": "assistant", "content": [{"type": "text", "text": "x" * 400}]}
+    rows = [("e1", {"role": "user", "content": "a"}), ("e2", long_reply), ("e3", {"role": "user", "content": "b"})]
+    budget = namespace["estimate_tokens"]([rows[2][1]]) + 1
+    assert namespace["find_cut"](rows, budget) == 1   # the walk back stops on e2; no snap forward to e3
+
+
+def test_a_check_cell_that_escapes_the_grading_lab_fails_closed():
+    cells = [{"grade_id": "sneaky", "points": 1.0,
+              "source": "from lab.checkcell import check\ncheck(12, lab=1)"},
+             {"grade_id": "also", "points": 1.0, "source": "import lab.checks\nlab.check(12, lab=1)"}]
+    result = verdict.grade(12, [("lab1-summarize", "def summarize(model, messages):\n    return 'x'")],
+                           cells, timeout=10)
+    assert {k: v["passed"] for k, v in result["cells"].items()} == {"sneaky": False, "also": False}
+    assert "reads the notebook's own namespace" in result["cells"]["sneaky"]["reason"]
+    assert result["cells"]["also"]["lines"][0].startswith("Lab 1 of lesson 12, tests: ")
+    from lab import checks
+    failed_test = result["cells"]["also"]["reason"].split(":")[0]
+    assert failed_test in {t.name for t in checks.tests_for(12, 1, hidden=False)}
+
+
+def test_doctor_names_the_sandbox(capsys):
+    from lab.grader.__main__ import main
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"sandbox: {sandbox.detect()}: ")
+
+
+@pytest.mark.parametrize("mode", ["process", sandbox.detect()])
+def test_everyday_standard_library_works_in_the_worker(mode):
+    with sandbox.Worker(STARTER, mode=mode) as w:
+        for module in ("dataclasses", "logging", "typing", "copy", "json", "re", "textwrap", "warnings"):
+            assert run(w, f"import {module}") is None, (mode, module)
+        assert run(w, "import logging, warnings\nlogging.getLogger('x').warning('hi')\nwarnings.warn('w')") is None
+
+
+def test_every_attack_scores_what_it_earned_in_the_weaker_process_sandbox(graded, monkeypatch):
+    """Where no namespace can be made, the audit hook and the limits still hold every attack to
+    its earned score (the main run used the strongest sandbox this machine has)."""
+    from lab.grader import course, fixtures, nbgrader_ext
+    monkeypatch.setattr(sandbox, "_mode", "process")
+    application = course.app(graded.root)
+    book = nbgrader_ext.book_of(application.coursedir.db_url, graded.assignment, graded.assignment)
+    release = nbformat.read(graded.release, as_version=4)
+    master = nbformat.read(graded.master, as_version=4)
+    ctx = fixtures.context(graded.root)
+    from .conftest import snapshot
+    before = snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks")
+    for fixture in fixtures.ATTACKS:
+        nb = fixtures.build(fixture, release, master, ctx)
+        result = verdict.grade(12, nbgrader_ext.prepared(nb, book), nbgrader_ext.grade_cells_of(book),
+                               timeout=10, protect=[str(graded.root)])
+        got = sum(v["score"] for v in result["cells"].values())
+        assert got == fixture.score, (fixture.name, {k: v["reason"] for k, v in result["cells"].items()})
+    assert not (graded.root / "PWNED").exists()
+    assert snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks") == before

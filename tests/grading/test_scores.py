@@ -1,0 +1,140 @@
+"""Every sample and every attack submission gets exactly its score, from one parallel autograde
+into one gradebook, and no attack reaches anything outside its own sandbox."""
+
+import json
+
+import nbformat
+import pytest
+
+from lab.grader import fixtures
+
+CHECKS = fixtures.ALL_CHECKS
+POINTS = {"lab1-tests": 3, "lab1-hidden": 2, "lab2-tests": 7, "lab2-hidden": 3}
+
+
+@pytest.mark.parametrize("fixture", fixtures.FIXTURES, ids=lambda f: f.name)
+def test_each_submission_gets_exactly_its_score(graded, fixture):
+    assert fixture.score == sum(POINTS[c] for c in fixture.passing), \
+        f"the fixture {fixture.name} states a total that its passing cells do not add up to"
+    got = graded.scores[fixture.name]
+    assert got["total"] == fixture.score, (
+        f"{fixture.name} ({fixture.about}) scored {got['total']}, not {fixture.score}: {got['cells']}")
+    want = {cell: float(POINTS[cell] if cell in fixture.passing else 0) for cell in CHECKS}
+    assert {c: got["cells"][c] for c in CHECKS} == want
+
+
+def test_the_points_match_the_notebook(graded):
+    master = nbformat.read(graded.master, as_version=4)
+    assert {c: fixtures.points(master, c) for c in CHECKS} == POINTS
+
+
+def test_every_fixture_is_in_the_one_gradebook_and_the_export(graded):
+    import csv
+    assert set(graded.scores) == {f.name for f in fixtures.FIXTURES}
+    with open(graded.root / "grades.csv", newline="") as f:
+        exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(f)}
+    assert exported == {f.name: float(f.score) for f in fixtures.FIXTURES}
+    assert graded.rows == len(fixtures.FIXTURES)
+
+
+def test_a_broken_file_is_a_clear_error_and_nobody_else_is_held_up(graded):
+    failed = {name: s.error for name, s in graded.submissions.items() if s.status == "error"}
+    assert list(failed) == ["not-a-notebook"]
+    assert failed["not-a-notebook"].startswith(
+        f"{graded.assignment}.ipynb is not valid JSON (line "), failed["not-a-notebook"]
+    assert failed["not-a-notebook"].endswith("so it is not a notebook; it was not graded")
+    assert all(s.status == "graded" for n, s in graded.submissions.items() if n != "not-a-notebook")
+
+
+def test_the_progress_display_names_every_submission(graded):
+    lines = graded.progress.splitlines()
+    assert len(lines) == len(fixtures.FIXTURES)
+    assert lines[-1].startswith(f"[{len(fixtures.FIXTURES)}/{len(fixtures.FIXTURES)}] ")
+    assert any(line.endswith("correct/" + graded.assignment + ": 15/15") for line in lines)
+
+
+def test_no_attack_changed_the_course_code_or_the_lessons(graded):
+    assert graded.protected_after == graded.protected_before
+
+
+def test_no_attack_ran_a_command_outside_its_sandbox(graded):
+    assert not (graded.root / "PWNED").exists()
+
+
+def test_the_gradebook_was_not_written_by_anyone_but_the_grader(graded):
+    gradebook = graded.root / "gradebook.db"
+    assert gradebook.exists() and gradebook.read_bytes().startswith(b"SQLite format 3\x00")
+    assert b"run_one = lambda" not in gradebook.read_bytes()
+
+
+def _autograded(graded, student):
+    return nbformat.read(graded.root / "autograded" / student / graded.assignment / f"{graded.assignment}.ipynb",
+                         as_version=4)
+
+
+def _outputs(nb, grade_id):
+    cell = next(c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id)
+    return cell.outputs
+
+
+def test_a_check_cell_shows_each_test_and_nothing_the_learner_printed(graded):
+    nb = _autograded(graded, "prints-passed")
+    text = "".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", []))
+    assert "3 of 3 pass" not in text and "Success!" not in text
+    lines = "".join(o.get("text", "") for o in _outputs(nb, "lab1-tests"))
+    assert lines.startswith("Lab 1 is not done yet: summarize still raises NotImplementedError.")
+    nb = _autograded(graded, "lab1-only")
+    lab2 = "".join(o.get("text", "") for o in _outputs(nb, "lab2-tests"))
+    assert lab2.startswith("Lab 2 of lesson 12, tests: 6 of 7 pass.")
+    assert lab2.count("  ✓ ") == 6 and lab2.count("  ✗ ") == 1
+    lines = lab2.splitlines()
+    after = lines[next(i for i, line in enumerate(lines) if line.startswith("  ✗ ")) + 1:]
+    assert next(line for line in after if not line.startswith("        ")).startswith("      why: ")
+    assert [o.output_type for o in _outputs(nb, "lab2-tests")] == ["stream", "error"]
+    assert [o.output_type for o in _outputs(nb, "lab1-tests")] == ["stream"]
+
+
+def test_a_warning_reaches_no_output_and_costs_nothing(graded):
+    nb = _autograded(graded, "warns")
+    assert not any(o.get("name") == "stderr" for c in nb.cells for o in c.get("outputs", []))
+    assert graded.scores["warns"]["total"] == 15
+
+
+def test_a_cell_that_does_not_parse_says_so_on_that_cell(graded):
+    nb = _autograded(graded, "does-not-parse")
+    source = next(c.source for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "lab2-compact")
+    line = source.splitlines().index("    if cut in (0, len(rows))") + 1
+    errors = _outputs(nb, "lab2-compact")
+    assert [(e.ename, e.evalue.split(":")[0]) for e in errors] == [("SyntaxError", f"line {line}")]
+    lab2 = "".join(o.get("text", "") for o in _outputs(nb, "lab2-tests"))
+    assert "not yet: compact is not defined: run the cell that defines it first." in lab2
+
+
+def test_a_loop_is_stopped_at_the_cell_limit_and_says_so(graded):
+    nb = _autograded(graded, "loops-forever")
+    lab2 = "".join(o.get("text", "") for o in _outputs(nb, "lab2-tests"))
+    assert "why: your code did not finish within the cell's 4 seconds." in lab2
+    assert "not run: the cell's 4-second limit had already run out" in lab2
+
+
+def test_an_ended_process_costs_only_the_cell_it_ended(graded):
+    nb = _autograded(graded, "os-exit-at-top-level")
+    (error,) = _outputs(nb, "lab2-rows")
+    assert error.ename == "ProcessEnded" and "ended the Python process" in error.evalue
+    assert graded.scores["os-exit-at-top-level"]["cells"]["lab1-tests"] == 3
+
+
+def test_each_verdict_was_computed_once_and_kept(graded):
+    """Submissions with the same learner code share one verdict; the broken file has none."""
+    import hashlib
+    verdicts = list((graded.root / ".autograde" / "verdicts").glob("*.json"))
+    distinct = set()
+    for name in graded.written:
+        if name == "not-a-notebook":
+            continue
+        nb = _autograded(graded, name)
+        distinct.add(hashlib.sha256(json.dumps([(c.source) for c in nb.cells
+                                                if c.get("metadata", {}).get("nbgrader", {}).get("solution")]).encode()).hexdigest())
+    assert len(verdicts) == len(distinct)
+    sample = json.loads(verdicts[0].read_text())
+    assert set(sample) == {"cells", "errors"} and set(sample["cells"]) == set(CHECKS)
