@@ -151,5 +151,5 @@ def test_the_graders_starter_holds_no_answer_of_the_lesson():
     text = starters.text_at(Stage(12, 2), every_gap=True)
     assert text.count("# --- your code ---") == 4
     for answer in ("### BEGIN SOLUTION", "document = user_message(", "users = [i for i in range(cut",
-                   "rows[start:]", "log.append_compaction(summary"):
+                   "rows[start:]", "log.append_compaction(summary, rows[cut][0])"):
         assert answer not in text
