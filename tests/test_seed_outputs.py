@@ -5,15 +5,15 @@ compares everything it printed with the seed's output for that cell, character f
 """
 
 import json
-import textwrap
 
 import harness
 import lab
+from tests.seed_outputs import expected
 
 
-def expected(text):
-    """A seed output as written below (indented, after a newline), as print() would have made it."""
-    return textwrap.dedent(text).lstrip("\n")
+def seed(cell_id):
+    """What the seed shows under that demonstration, as print() makes it."""
+    return expected(cell_id)
 
 
 def printed(capsys):
@@ -83,12 +83,7 @@ def test_cell_01_deleted_line_resumes(capsys):
     print("the model was sent:", lab.shape(sent))
     print(lab.show(sent[4:5], clip=200))
 
-    assert printed(capsys) == expected("""
-        lines in the file : 4
-        the record        : U A[w1] R(w1) A[w2] U A
-        the model was sent: U A[w1] R(w1) A[w2] R(w2) U
-        toolResult w2 -> "Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it."  [is_error]
-        """)
+    assert printed(capsys) == seed('demo-recall')
 
 
 # 2. One big tool result, carried by every later request.
@@ -112,12 +107,7 @@ def test_cell_02_big_result_rides_along(capsys):
     print("requests made:", len(model.calls), "| requests that carried it:", carried)
     print("bill for the session:", model.bill, "input tokens")
 
-    assert printed(capsys) == expected("""
-        messages in the record: 40
-        message 3 is a toolResult of about 12510 tokens
-        requests made: 20 | requests that carried it: 19
-        bill for the session: 254994 input tokens
-        """)
+    assert printed(capsys) == seed('demo-bill')
 
 
 # 3. The wall: lesson 11's harness under a 2,000-token window.
@@ -135,20 +125,7 @@ def test_cell_03_prompt_nine_hits_the_wall(capsys):
         outcome = last.get("error_message") or harness.text_of(last)
         print(f"prompt {i:2}: {last['usage']['input']:5} tokens sent | {outcome}")
 
-    assert printed(capsys) == expected("""
-        prompt  1:   334 tokens sent | part1.txt is noted.
-        prompt  2:   555 tokens sent | part2.txt is noted.
-        prompt  3:   775 tokens sent | part3.txt is noted.
-        prompt  4:   996 tokens sent | part4.txt is noted.
-        prompt  5:  1217 tokens sent | part5.txt is noted.
-        prompt  6:  1438 tokens sent | part6.txt is noted.
-        prompt  7:  1658 tokens sent | part7.txt is noted.
-        prompt  8:  1879 tokens sent | part8.txt is noted.
-        prompt  9:  2100 tokens sent | prompt is too long: 2100 tokens > 2000
-        prompt 10:  2113 tokens sent | prompt is too long: 2113 tokens > 2000
-        prompt 11:  2125 tokens sent | prompt is too long: 2125 tokens > 2000
-        prompt 12:  2138 tokens sent | prompt is too long: 2138 tokens > 2000
-        """)
+    assert printed(capsys) == seed('demo-wall')
 
 
 # 4. Three ways to make room, each tried against the next prompt.
@@ -192,26 +169,7 @@ def test_cell_04_three_ways_to_make_room(capsys):
     trial("(c) a summary, then the last prompt and its work",
           [lab.user(goal + "Parts 1 to 7 are read and noted.")] + record[-4:])
 
-    assert printed(capsys) == expected("""
-        (a) the newest 6 messages: R(c7) A U A[c8] R(c8) A
-            a provider on that list: messages[0]: toolResult c7 has no toolCall before it
-            your harness sent      : A U A[c8] R(c8) A U
-            the agent              : Add it to what? Nothing here says what we are working on.
-            model calls: 1 | files read again: []
-
-        (b) a summary of everything: U
-            a provider on that list: accepts it
-            your harness sent      : U U
-            the agent              : Indexed: part 8 line 01: the quick brown fox
-            model calls: 2 | files read again: ['part8.txt']
-
-        (c) a summary, then the last prompt and its work: U U A[c8] R(c8) A
-            a provider on that list: accepts it
-            your harness sent      : U U A[c8] R(c8) A U
-            the agent              : Indexed: part 8 line 01: the quick brown fox
-            model calls: 1 | files read again: []
-
-        """)
+    assert printed(capsys) == seed('demo-three-ways')
 
 
 # 5. A compaction entry is one more line, and replay() reads it as a rule.
@@ -237,24 +195,7 @@ def test_cell_05_compaction_appends_a_line(capsys):
     tomorrow = harness.SessionLog(ws.reboot(), "session.jsonl")
     print("a new process replays the same list:", tomorrow.replay() == log.replay())
 
-    assert printed(capsys) == expected("""
-        lines in the file: 9 -> 10
-        every old line still there, unchanged: True
-        the new line:
-            id: 'e10'
-            type: 'compaction'
-            summary: 'Goal: make a.py and b.py agree. Both read; they differ in one name.'
-            first_kept_id: 'e6'
-
-        replay(): 5 messages, U U A[c3] R(c3) A
-        user -> "Previous conversation summary:\\nGoal: make a.py and b.py agree. Both read; they d... (98 characters)"
-        user -> "Now run the tests."
-        assistant -> toolCall c3 bash({"command": "pytest"})
-        toolResult c3 -> "3 passed\\n"
-        assistant -> "Green."
-
-        a new process replays the same list: True
-        """)
+    assert printed(capsys) == seed('demo-entry')
 
 
 # 6. A cut on a tool result: refused as it is, and repaired only by losing the result.
@@ -282,13 +223,7 @@ def test_cell_06_cut_on_a_tool_result(capsys):
     answer = model.complete(harness.SYSTEM, session + [question], [])
     print("the same model, uncut list:", harness.text_of(answer))
 
-    assert printed(capsys) == expected("""
-        the view     : U R(c2) A U A[c3] R(c3) A U
-        sent as it is: 400 invalid_request: messages[1]: toolResult c2 has no toolCall before it
-        through lesson 10's repair: U A U A[c3] R(c3) A U
-        the model    : I can't see b.py's text any more. Reading it again.
-        the same model, uncut list: b.py says: B = 2
-        """)
+    assert printed(capsys) == seed('demo-bad-cut')
 
 
 # 7. Where the walk back stops, and where find_cut moves the cut.
@@ -328,18 +263,7 @@ def test_cell_07_find_cut_snaps_forward(capsys):
         lab.say("Return a + b."),
     ]), 35)
 
-    assert printed(capsys) == expected("""
-        U A[c1,c2] R(c1) R(c2) A U A[c3] R(c3) A
-            sizes in tokens      : [13, 14, 4, 4, 8, 6, 9, 5, 4]
-            a budget of 35 stops on: e4
-            find_cut keeps from  : e6
-
-        U A[c1] R(c1) A U A[c2,c3] R(c2) R(c3) A U A
-            sizes in tokens      : [13, 9, 10, 6, 10, 16, 5, 16, 8, 9, 6]
-            a budget of 35 stops on: e8
-            find_cut keeps from  : e10
-
-        """)
+    assert printed(capsys) == seed('demo-find-cut')
 
 
 # 8. Asking the agent's own model for a summary, in the agent's own voice.
@@ -365,12 +289,7 @@ def test_cell_08_summary_asked_in_the_wrong_voice(capsys):
     younger = [lab.user("Our goal is to move the service to port 8080."), lab.say("Understood.")]
     print(lab.show([model.complete(harness.SYSTEM, younger + [ask], tools)]))
 
-    assert printed(capsys) == expected("""
-        assistant -> "You asked: Is config.py still on port 9090? My answer: yes. (Not a summary.)"
-        cost of asking: 295 input tokens: all 7 messages, sent again
-
-        assistant -> toolCall c1 read({})
-        """)
+    assert printed(capsys) == seed('demo-who-writes')
 
 
 # 9. Two lists again: editing the live list by hand, replaying, and swapping mid-run.
@@ -412,14 +331,7 @@ def test_cell_09_bring_the_live_list_up_to_date(capsys):
         pass
     print("(c) mid-run  :", h.messages[-2]["content"])
 
-    assert printed(capsys) == expected("""
-        the live list: U U A U A U A
-                       (a summary, then e5, e6, e8 .. e11)
-        (a) by hand  : U
-        (b) replay() : U U A
-        tomorrow's resume equals (a): False | equals (b): True
-        (c) mid-run  : refused: cannot replace messages during a run
-        """)
+    assert printed(capsys) == seed('demo-two-lists')
 
 
 # 10. The summary call fails with a 503 just before the user's prompt: three policies.
@@ -463,23 +375,7 @@ def test_cell_10_when_housekeeping_fails(capsys):
         print("    a resume tomorrow starts from:", lab.show(log.replay()[:1]))
         print()
 
-    assert printed(capsys) == expected("""
-        'raise':
-            the user typed 'Step 4.' and got: RuntimeError: no summary: 503 overloaded
-            model calls for the user: 0
-            a resume tomorrow starts from: user -> "Our goal is port 8080. Step 1."
-
-        'write what we got':
-            the user typed 'Step 4.' and got: Step 4 is done.
-            model calls for the user: 1
-            a resume tomorrow starts from: user -> "Previous conversation summary:\\n"
-
-        'skip':
-            the user typed 'Step 4.' and got: Step 4 is done.
-            model calls for the user: 1
-            a resume tomorrow starts from: user -> "Our goal is port 8080. Step 1."
-
-        """)
+    assert printed(capsys) == seed('demo-housekeeping')
 
 
 # 11. Forty prompts under the same window, compacting before each prompt that needs it.
@@ -514,17 +410,7 @@ def test_cell_11_forty_prompts_under_the_wall(capsys):
     print("and inside it, six summaries deep:")
     print("   ", repr(first[at - 16:at + len(GOAL)]) if at > 0 else "no goal at all")
 
-    assert printed(capsys) == expected("""
-        prompts answered: 40 of 40
-        compacted before prompts: [8, 14, 20, 26, 32, 38]
-        largest request : 1817 tokens
-        lines in the log: 166 | messages in the record: 17
-        log replays as the record: True
-
-        the last request began with: 'Previous conversation summary:\\n' (729 characters)
-        and inside it, six summaries deep:
-            'It began: user: Our goal is to index every part file into INDEX.md.'
-        """)
+    assert printed(capsys) == seed('demo-forty')
 
 
 # 12. What chars/4 over render() cannot see.
@@ -541,11 +427,7 @@ def test_cell_12_estimate_against_the_provider(capsys):
     print("system prompt and tool definitions:", lab.count_tokens(extras),
           "tokens that render() never sees")
 
-    assert printed(capsys) == expected("""
-        estimate_tokens(h.messages)       : 1070
-        the provider counted, last request: 1626
-        system prompt and tool definitions: 121 tokens that render() never sees
-        """)
+    assert printed(capsys) == seed('demo-estimate')
 
 
 # 13. A trigger that trusts the newest reported usage fires again and again.
@@ -573,13 +455,4 @@ def test_cell_13_stale_usage_keeps_firing(capsys):
             h.replace_messages(log.replay())
             print("         over the threshold ->", "compacted:", done)
 
-    assert printed(capsys) == expected("""
-        check 1: the provider said 1843 tokens; the record holds 32 messages, about 1223 by chars/4
-                 over the threshold -> compacted: True
-        check 2: the provider said 1843 tokens; the record holds 9 messages, about 336 by chars/4
-                 over the threshold -> compacted: True
-        check 3: the provider said 1843 tokens; the record holds 9 messages, about 385 by chars/4
-                 over the threshold -> compacted: True
-        check 4: the provider said 1843 tokens; the record holds 9 messages, about 484 by chars/4
-                 over the threshold -> compacted: True
-        """)
+    assert printed(capsys) == seed('demo-stale-usage')

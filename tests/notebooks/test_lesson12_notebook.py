@@ -16,7 +16,7 @@ from lab import checks, starters
 from lab.lessons import build
 from lab.lessons import lesson12 as data
 
-from .seed_outputs import SEED_OUTPUTS, expected
+from tests.seed_outputs import SEED_OUTPUTS, expected
 
 LESSON = 12
 PATH = build.notebook_path(LESSON)
