@@ -207,8 +207,11 @@ def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
         if env:
             os.environ.update(env)
         try:
+            # The kernel's own log (its start-up notice about plain TCP on loopback) is not part
+            # of the lesson; keeping it quiet keeps a clean build free of stderr.
             NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", store_widget_state=False,
                            allow_errors=allow_errors, record_timing=False,
+                           extra_arguments=["--IPKernelApp.log_level=ERROR"],
                            resources={"metadata": {"path": str(cwd)}}).execute()
         finally:
             for key, value in saved.items():
@@ -218,6 +221,14 @@ def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
                     os.environ[key] = value
     nb.metadata["language_info"] = copy.deepcopy(LANGUAGE)  # without the machine's Python version
     nb.metadata.pop("widgets", None)
+    # A widget's view names a model that lived only in the build's kernel, under a random id:
+    # saved, it would change with every build and show "model not found" when the notebook is
+    # opened. Its text form stays, and running the cell brings the widget back.
+    from lab.jupyter_hooks import keep_widget_text
+    keep_widget_text({"type": "notebook", "content": nb})
+    # How a kernel splits what it prints into messages varies from run to run; the text does not.
+    from nbconvert.preprocessors import CoalesceStreamsPreprocessor
+    nb, _ = CoalesceStreamsPreprocessor().preprocess(nb, {})
     return nb
 
 
