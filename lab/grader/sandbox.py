@@ -66,8 +66,8 @@ for dir in $SANDBOX_BINDS; do
     mount -o remount,bind,ro ".$dir" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev ".$dir"
 done
 for link in $SANDBOX_LINKS; do ln -s "$(readlink "$link")" ".$link"; done
-mkdir -p dev work
-chmod 1777 work
+mkdir -p dev scratch
+chmod 1777 scratch
 for node in null zero urandom random; do
     touch "dev/$node"
     mount --bind "/dev/$node" "dev/$node"
@@ -110,7 +110,7 @@ def _namespace_command(mode, rfd, wfd):
     env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SANDBOX_MB": "24",
            "SANDBOX_BINDS": " ".join(binds), "SANDBOX_LINKS": " ".join(links)}
     inner = drop + [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER, str(rfd), str(wfd)]
-    return unshare + ["/bin/sh", "-c", SETUP, "sandbox-setup"] + inner, env, "/work"
+    return unshare + ["/bin/sh", "-c", SETUP, "sandbox-setup"] + inner, env, "/scratch"
 
 
 def _set_parent_death_signal():
@@ -155,7 +155,7 @@ class Worker:
                                            tempfile.gettempdir(), os.path.expanduser("~")]
             else:
                 command, env, cwd = _namespace_command(self.mode, to_worker_r, from_worker_w)
-                cwd, workdir, protect = "/", "/work", []
+                cwd, workdir, protect = "/", "/scratch", []
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
                 pass_fds=(to_worker_r, from_worker_w), env=env, cwd=cwd,

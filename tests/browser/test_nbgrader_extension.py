@@ -44,7 +44,7 @@ def nbgrader_in_labextension_list(text):
 # What nbgrader 0.9.4 showed on JupyterLab 4.3.4, quoted in nbgrader #1948.
 ISSUE_1948 = textwrap.dedent("""\
     JupyterLab v4.3.4
-    /tmp/testing_nbgrader/venv/share/jupyter/labextensions
+    /opt/testing_nbgrader/venv/share/jupyter/labextensions
             jupyterlab_pygments v0.3.0 enabled OK (python, jupyterlab_pygments)
             @jupyter-widgets/jupyterlab-manager v5.0.13 enabled OK (python, jupyterlab_widgets)
             @jupyter/nbgrader v0.9.4 enabled  X
