@@ -96,3 +96,8 @@ def test_extra_tests_run_after_the_lessons(tmp_path):
     assert result.returncode == 1
     assert "PASS  extra  tests.py: test_render_is_there" in result.stdout
     assert "FAIL  extra  tests.py: test_wrong -- always" in result.stdout
+
+
+def test_visible_only_runs_the_ten_the_lesson_lists(tmp_path):
+    result = run("--harness", solved(tmp_path), "--lesson", "12", "--visible-only")
+    assert result.returncode == 0 and result.stdout.splitlines()[-1] == "10 passed, 0 failed"

@@ -4,7 +4,7 @@ It is a separate process so that the caller can stop it when a test runs too lon
 JSON line per test to the stream it was handed, starting at test number `start`, and keeps the
 learner's own printing away from that stream.
 
-    python -m lab.checks.worker HARNESS_PY LESSON LABS START [EXTRA_TESTS_PY]
+    python -m lab.checks.worker HARNESS_PY LESSON LABS START [EXTRA_TESTS_PY] [--visible-only]
 """
 
 import importlib.util
@@ -66,6 +66,8 @@ def extra_tests(path):
 
 
 def main(argv):
+    visible_only = "--visible-only" in argv
+    argv = [a for a in argv if a != "--visible-only"]
     harness_py, lesson, labs, start = argv[0], int(argv[1]), argv[2], int(argv[3])
     out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -75,7 +77,8 @@ def main(argv):
     def send(**fields):
         out.write(json.dumps(fields) + "\n")
 
-    tests = [t for lab in labs.split(",") for t in checks.tests_for(lesson, int(lab))]
+    tests = [t for lab in labs.split(",")
+             for t in checks.tests_for(lesson, int(lab), hidden=False if visible_only else None)]
     try:
         module = load(harness_py, "learner_harness")
         if len(argv) > 4:
