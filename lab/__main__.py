@@ -25,12 +25,11 @@ def main(argv=None):
     p.add_argument("old", help="11 is the end of lesson 11")
     p.add_argument("new", help="12 is lesson 12's starter, 12.2 its lab 2's")
     p = sub.add_parser("build", help="make a lesson's notebook from its source and run it")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["build"]:
-        from lab.lessons.build import main as build
-        return build(argv)
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="the lesson, then --check or --no-run")
     args = parser.parse_args(argv)
+    if args.command == "build":
+        from lab.lessons.build import main as build
+        return build(["build"] + args.rest)
     try:
         if args.command == "starter":
             text = starters.text_at(starters.Stage(args.lesson, args.lab))

@@ -30,7 +30,7 @@ def _caller_globals():
     return vars(main) if main is not None else {}
 
 
-def _signature_problem(name, function):
+def signature_problem(name, function):
     if not callable(function):
         return f"{name} should be a function; it is a {type(function).__name__}"
     try:
@@ -72,7 +72,7 @@ def check(lesson, lab, *, hidden=False, **functions):
         if function is None:
             problems.append(f"{name} is not defined: run the cell that defines it first")
             continue
-        problem = _signature_problem(name, function)
+        problem = signature_problem(name, function)
         if problem:
             problems.append(problem)
         found[name] = function

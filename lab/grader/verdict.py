@@ -269,7 +269,7 @@ class GradingLab:
                 problems.append(f"{name} could not be read: {type(error).__name__}: {error}")
                 continue
             try:
-                problem = checkcell._signature_problem(name, value)
+                problem = checkcell.signature_problem(name, value)
             except wire.Abort as error:
                 problem = f"{name} could not be read: {_abort_reason(session, error)}"
             if problem:

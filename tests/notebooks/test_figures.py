@@ -69,18 +69,8 @@ def test_the_png_is_the_same_bytes_every_time():
 
 
 def test_forty_file_run_is_drawn_by_the_same_function():
-    GOAL = "Our goal is to index every part file into INDEX.md."
-    PART = "".join(f"line {n:02d}: the quick brown fox jumps over it\n" for n in range(1, 13))
+    from lab.checks.lesson12 import GOAL, PART, reader  # the lesson's own file-reading agent
     ws = lab.Workspace({f"part{i}.txt": PART for i in range(1, 41)})
-
-    def reader(request):
-        messages = request.messages
-        newest = max(i for i, m in enumerate(messages) if m["role"] == "user")
-        name = messages[newest]["content"].split()[-1]
-        if any(m["role"] == "toolResult" for m in messages[newest:]):
-            return lab.say(f"{name} is noted.")
-        return lab.reply(lab.call("read", {"path": name}))
-
     agent = lab.ScriptedModel([lab.forever(reader)], context_window=2000, max_calls=100)
     h = harness.Harness(agent, harness.SYSTEM, [harness.make_read_tool(ws)])
     log = harness.SessionLog(ws, "session.jsonl")
