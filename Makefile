@@ -1,34 +1,50 @@
 # The two commands of the README: `make lab` starts the course, `make test` runs every test.
-# Both build .venv first, from pyproject.toml pinned by constraints.txt, whenever either changed.
+# Both run start.py, which builds .venv from pyproject.toml pinned by constraints.txt whenever
+# either changed; a learner without make runs `python start.py` and gets the same thing.
+#
+# PYTHON is the newest Python 3.11 or later on PATH (scripts/find-python says which);
+# `make lab PYTHON=/path/to/python3.12` chooses another. ARGS go to JupyterLab, or to pytest.
 
-PYTHON ?= python3.11
-VENV   := .venv
-PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+PYTHON ?=
 ARGS   ?=
+PY     := .venv/bin/python
+# An empty PYTHON means "ask scripts/find-python", which explains itself and exits 2 if none fits.
+FIND   := py="$(PYTHON)"; [ -n "$$py" ] || py=$$(sh scripts/find-python) || exit 2;
 
-.PHONY: lab test venv clean
+.PHONY: lab author test venv clean hub-proxy test-hub
 
-$(STAMP): pyproject.toml constraints.txt jupyter/overrides.json
-	@command -v $(PYTHON) >/dev/null || { echo "make: $(PYTHON) not found; install Python 3.11 or run make PYTHON=/path/to/python3.11"; exit 2; }
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
-	mkdir -p $(VENV)/share/jupyter/lab/settings
-	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
-	touch $(STAMP)
+# The learner's copy: mywork/ (lab/mywork.py adds new lessons, never overwrites).
+lab:
+	@$(FIND) "$$py" start.py $(ARGS)
 
-venv: $(STAMP)
+# The master notebooks, solutions in: for authors and instructors only.
+author:
+	@$(FIND) "$$py" start.py --author $(ARGS)
 
-# JupyterLab refuses to start as root unless told; containers and CI machines often are root.
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
-# Saves keep a rung's text when its widget model is gone (lab/jupyter_hooks.py says why).
-HOOKS := --ContentsManager.pre_save_hook=lab.jupyter_hooks.keep_widget_text
+venv:
+	@$(FIND) "$$py" start.py --install-only
 
-lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(HOOKS) $(ARGS)
+# JupyterHub's proxy, for tests/hub and the hub recipe (docs/instructors.md): from the npm registry,
+# every version pinned by grading/hub/package-lock.json, into .venv/node.
+HUB_PROXY := .venv/node/node_modules/.bin/configurable-http-proxy
 
-test: $(STAMP)
-	$(PY) -m pytest -q $(ARGS)
+$(HUB_PROXY): grading/hub/package.json grading/hub/package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm not found; install Node.js 20 or later and npm (Debian: apt-get install nodejs npm)"; exit 2; }
+	mkdir -p .venv/node
+	cp grading/hub/package.json grading/hub/package-lock.json .venv/node/
+	npm ci --prefix .venv/node --no-audit --no-fund --loglevel=error
+	touch $(HUB_PROXY)
 
+hub-proxy: venv $(HUB_PROXY)
+
+# One process per core (pytest-xdist); tests/conftest.py keeps each shared set-up in one process.
+test: venv hub-proxy
+	$(PY) -m pytest -q -n auto --dist loadgroup $(ARGS)
+
+# The term on a real JupyterHub alone (tests/hub; it is part of `make test` too). Needs root.
+test-hub: venv hub-proxy
+	$(PY) -m pytest -q tests/hub $(ARGS)
+
+# mywork/ is the learner's own work: no target ever removes it.
 clean:
-	rm -rf $(VENV)
+	rm -rf .venv .venv-*

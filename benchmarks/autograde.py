@@ -26,7 +26,9 @@ sys.path.insert(0, str(REPO))
 
 from lab.grader import course, fixtures, grades  # noqa: E402
 
-VARIANTS = ["correct", "unchanged", "lab1-only", "hidden-tests-matter", "does-not-parse"]
+LESSON = 12   # the lesson whose assignment is graded: the largest, and the one with attacks
+ASSIGNMENT = fixtures.assignment(LESSON)
+VARIANTS = ["correct", "unchanged", "lab1-only", "hidden-only", "does-not-parse"]
 PLAIN_CONFIG = '''c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = "{course_id}"
 '''
@@ -37,23 +39,23 @@ def make_course(root, count):
     import nbformat
     course.setup(root)
     api = course.api(course.app(root))
-    result = api.generate_assignment(fixtures.LESSON12, force=True, create=True)
+    result = api.generate_assignment(ASSIGNMENT, force=True, create=True)
     if not result["success"]:
         raise SystemExit(f"generate_assignment failed:\n{result.get('error')}")
-    release = nbformat.read(root / "release" / fixtures.LESSON12 / f"{fixtures.LESSON12}.ipynb", as_version=4)
-    master = nbformat.read(course.NOTEBOOKS / f"{fixtures.LESSON12}.ipynb", as_version=4)
+    release = nbformat.read(root / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    master = nbformat.read(course.NOTEBOOKS / f"{ASSIGNMENT}.ipynb", as_version=4)
     ctx = fixtures.context(root)
     expected = {}
     for n in range(count):
-        fixture = fixtures.BY_NAME[VARIANTS[n % len(VARIANTS)]]
+        fixture = fixtures.by_name(LESSON)[VARIANTS[n % len(VARIANTS)]]
         student = f"s{n:02d}-{fixture.name}"
         nb = fixtures.build(fixture, release, master, ctx)
         for cell in nb.cells:   # every submission its own code
             if cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
                 cell.source += f"\n# handed in by {student}"
-        folder = root / "submitted" / student / fixtures.LESSON12
+        folder = root / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
-        (folder / f"{fixtures.LESSON12}.ipynb").write_text(nbformat.writes(nb), encoding="utf-8")
+        (folder / f"{ASSIGNMENT}.ipynb").write_text(nbformat.writes(nb), encoding="utf-8")
         (folder / "timestamp.txt").write_text(fixtures.TIMESTAMP, encoding="utf-8")
         expected[student] = fixture.score
     return expected
@@ -66,7 +68,7 @@ def timed(command, cwd, env):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--submissions", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     parser.add_argument("--keep", type=Path, help="build the two courses here and keep them")
@@ -84,7 +86,7 @@ def main(argv=None):
     env = dict(os.environ, PATH=course._path_with_this_python(), PYTHONPATH=str(REPO), LAB_RUNGS_DIR=answers)
 
     print("plain nbgrader autograde, one submission after another ...", flush=True)
-    plain_seconds, done = timed([sys.executable, "-m", "nbgrader", "autograde", fixtures.LESSON12], plain, env)
+    plain_seconds, done = timed([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], plain, env)
     if done.returncode != 0:
         print(done.stdout[-3000:])
         raise SystemExit("plain nbgrader autograde failed")
@@ -95,7 +97,7 @@ def main(argv=None):
         print(done.stdout[-3000:])
         raise SystemExit("python -m lab.grader autograde failed")
 
-    a, b = grades.scores(plain, fixtures.LESSON12), grades.scores(ours, fixtures.LESSON12)
+    a, b = grades.scores(plain, ASSIGNMENT), grades.scores(ours, ASSIGNMENT)
     differ = [s for s in expected if a.get(s, {}).get("cells") != b.get(s, {}).get("cells")]
     wrong = [s for s in expected if b.get(s, {}).get("total") != expected[s]]
     shutil.rmtree(answers, ignore_errors=True)

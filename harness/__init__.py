@@ -3,7 +3,7 @@
 One module per region, in the order the course teaches them:
 
     messages.py    1 messages      what a conversation is made of
-    tools.py       2 tools         what the model may ask this program to do
+    tools.py       2 tools         what the model may ask this program to do, and what it may reach
     loop.py        3 loop          the code that talks to the model
     owner.py       4 harness       the Harness, which owns the transcript
     frontends.py   5 frontends     what the user sees of a run
@@ -17,22 +17,25 @@ harness.py a learner starts lesson N from. This package never imports `lab`.
 """
 
 from .messages import SYSTEM, error_message, render, text_of, tool_calls, user_message
-from .tools import (MAX_BYTES, MAX_LINES, int_arg, make_bash_tool, make_read_tool,
-                    make_write_tool, run_tool, str_arg, tool_specs, truncate_head, truncate_tail)
+from .tools import (COMMAND_RULES, CONSEQUENTIAL, MAX_BYTES, MAX_LINES, briefing, command_rules,
+                    gate, int_arg, make_bash_tool, make_read_tool, make_write_tool, run_tool,
+                    str_arg, tool_specs, truncate_head, truncate_tail)
 from .loop import INTERRUPTED, context_for_model, repair_tool_history, run_agent
-from .owner import Harness
+from .owner import Harness, session
 from .frontends import FinalTextRenderer, JsonRenderer
-from .sessionlog import SessionLog, persist_to
-from .compaction import (SUMMARY_SYSTEM, compact, estimate_tokens, find_cut, maybe_compact,
-                         summarize)
+from .sessionlog import SUMMARY_PREFIX, SessionLog, persist_to
+from .compaction import (DATA_RULE, SUMMARY_SYSTEM, QuotingWriter, compact, estimate_tokens,
+                         find_cut, maybe_compact, summarize)
 
 __all__ = [
     "SYSTEM", "user_message", "text_of", "tool_calls", "error_message", "render",
-    "str_arg", "int_arg", "tool_specs", "run_tool", "MAX_LINES", "MAX_BYTES", "truncate_head",
+    "str_arg", "int_arg", "tool_specs", "briefing", "run_tool", "MAX_LINES", "MAX_BYTES", "truncate_head",
     "truncate_tail", "make_read_tool", "make_write_tool", "make_bash_tool",
+    "CONSEQUENTIAL", "gate", "COMMAND_RULES", "command_rules",
     "run_agent", "context_for_model", "INTERRUPTED", "repair_tool_history",
-    "Harness",
+    "Harness", "session",
     "JsonRenderer", "FinalTextRenderer",
-    "SessionLog", "persist_to",
+    "SUMMARY_PREFIX", "SessionLog", "persist_to",
     "estimate_tokens", "SUMMARY_SYSTEM", "summarize", "find_cut", "compact", "maybe_compact",
+    "DATA_RULE", "QuotingWriter",
 ]

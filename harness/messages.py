@@ -10,7 +10,9 @@ SYSTEM = "You are a helpful assistant."  # the standing instructions, sent with 
 
 def user_message(text):
     """A message the user sends. Its content is one plain string."""
+    ### BEGIN SOLUTION
     return {"role": "user", "content": text}
+    ### END SOLUTION
 
 
 def text_of(message):

@@ -1,9 +1,10 @@
-"""Region 4, harness: the Harness, which owns the transcript (lessons 8, 9, 11 and 12)."""
+"""Region 4, harness: the Harness, which owns the transcript (lessons 8, 9, 11, 12 and 13)."""
 
 from collections import deque
 
 from .loop import run_agent
 from .messages import user_message
+from .tools import briefing
 
 # == 4 harness ==
 # One transcript, one writer at a time. The loop does the work and keeps nothing; this keeps the list.
@@ -14,25 +15,7 @@ class Harness:
     run at a time write to the transcript.
 
     Harness(model, system, tools, messages=(), max_turns=None) takes its own copy of `messages`.
-    .messages     a tuple: a snapshot, so code outside cannot append to the transcript or pop
-                  from it. (It holds the same message dicts, not copies.)
-    .is_running   True from the call of prompt() until its run is used up, closed, or dead.
-    .prompt(text) gives back the run, which is run_agent's events over the harness's own list.
-                  If a run is already going, it raises RuntimeError("already running; use
-                  steer() or follow_up()") right on the caller's line, which is why prompt is a
-                  plain function and the generator lives in _run.
-    .steer(text), .follow_up(text) put a user message in a queue: steer's for the next pause
-                  between turns ("use spaces"), follow_up's for the moment the run would stop
-                  ("now run the tests"). Anybody may call them whenever they like. Queued words
-                  join the history only when the loop asks, one message per ask; queues last
-                  from one run to the next.
-    .subscribe(listener) makes listener(event) hear each event of each run, once the record has
-                  changed and before whoever consumes the run gets it. It returns the function
-                  that cancels it. If a listener raises, the run ends: listeners are trusted, and
-                  a saver that fails to save must not do so in silence.
-    .replace_messages(messages) installs a complete new transcript, for code that rebuilt one
-                  from the log. It is the only way in, and it is shut while a run is active:
-                  RuntimeError."""
+    Each method's docstring says what it promises."""
 
     def __init__(self, model, system, tools, messages=(), max_turns=None):
         self._model, self._system, self._tools = model, system, list(tools)
@@ -43,25 +26,40 @@ class Harness:
 
     @property
     def messages(self):
+        """A tuple: a snapshot, so code outside cannot append to the transcript or pop from it.
+        (It holds the same message dicts, not copies.)"""
         return tuple(self._messages)
 
     @property
     def is_running(self):
+        """True from the call of prompt() until its run is used up, closed, or dead."""
         return self._running
 
     def prompt(self, text):
+        """The run: run_agent's events over the harness's own list. If a run is already going,
+        raises RuntimeError("already running; use steer() or follow_up()") right on the caller's
+        line, which is why prompt is a plain function and the generator lives in _run."""
         if self._running:  # checked here, on the caller's line, not at the first next()
             raise RuntimeError("already running; use steer() or follow_up()")
         self._running = True
         return self._run(text)
 
     def steer(self, text):
+        """Queue a user message for the next pause between turns ("use spaces"). Anybody may call
+        it whenever they like; the words join the history only when the loop asks, one message
+        per ask, and the queue lasts from one run to the next."""
         self._steering.append(user_message(text))
 
     def follow_up(self, text):
+        """Queue a user message for the moment the run would stop ("now run the tests"). Taken
+        as steer's are: only when the loop asks, one per ask; the queue outlasts the run."""
         self._follow_ups.append(user_message(text))
 
     def subscribe(self, listener):
+        """Make listener(event) hear each event of each run, once the record has changed and
+        before whoever consumes the run gets it. Returns the function that cancels it. If a
+        listener raises, the run ends: listeners are trusted, and a saver that fails to save must
+        not do so in silence."""
         self._listeners.append(listener)
 
         def unsubscribe():
@@ -70,10 +68,13 @@ class Harness:
         return unsubscribe
 
     def _notify(self, event):
+        """Tell every listener about `event`, in the order they subscribed."""
         for listener in list(self._listeners):  # a copy, as a listener may unsubscribe itself
             listener(event)
 
     def replace_messages(self, messages):
+        """Install a complete new transcript, for code that rebuilt one from the log. It is the
+        only way in, and it is shut while a run is active: RuntimeError."""
         if self._running:
             raise RuntimeError("cannot replace messages during a run")
         self._messages = list(messages)
@@ -94,3 +95,17 @@ class Harness:
         finally:                     # however the run ends: exhausted, closed, or raising
             run.close()
             self._running = False
+
+
+def session(model, tools, facts, messages=(), max_turns=None, *, now=None):
+    """A Harness for one working session, briefed: its system prompt is briefing(tools, facts),
+    made here, once, from the very tools the Harness is given, and kept as that string. Every
+    request of the session therefore opens with the same bytes, after a compaction as before
+    it, whatever becomes of `facts` later. `now` (the moment as text) differs from one session
+    to the next, so it never enters the system prompt: when given (not None, not ""), it goes
+    after everything stable, as user_message(f"[Session started {now}]") after `messages`."""
+    ### BEGIN SOLUTION
+    system = briefing(tools, facts)
+    opening = list(messages) + ([user_message(f"[Session started {now}]")] if now else [])
+    return Harness(model, system, tools, opening, max_turns)
+    ### END SOLUTION

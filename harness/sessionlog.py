@@ -7,6 +7,8 @@ from .messages import user_message
 # == 6 environment ==
 # What a session needs around the harness, starting with a disk. Regions 3 and 4 never see it.
 
+SUMMARY_PREFIX = "Previous conversation summary:\n"  # how a summary reads when replayed as a message
+
 
 class SessionLog:
     """A session on disk, in the file `path` of the workspace `ws`: a JSON object on each line, a
@@ -22,6 +24,7 @@ class SessionLog:
         """All entries, the oldest first, or [] while there is no file. A line that is not valid
         JSON (a write cut off half-way) raises ValueError with its line number. Skipping it is
         not an option: the following append would stick to its end and spoil both entries."""
+        ### BEGIN SOLUTION
         if not self.ws.exists(self.path):
             return []
         entries = []
@@ -31,13 +34,16 @@ class SessionLog:
             except ValueError:  # named and raised, never skipped: see above
                 raise ValueError(f"{self.path}, line {number}: not a complete log entry") from None
         return entries
+        ### END SOLUTION
 
     def append_message(self, message):
         """Append `message` as one line and return its entry id: "e" and its line number. The
         number comes from reading the file again, so two logs over one file always agree."""
+        ### BEGIN SOLUTION
         entry = {"id": f"e{len(self.entries()) + 1}", "type": "message", "message": message}
         self.ws.append_text(self.path, json.dumps(entry) + "\n")
         return entry["id"]
+        ### END SOLUTION
 
     def append_compaction(self, summary, first_kept_id):
         """Add a compaction entry at the end and return its id. Readers of the log will take
@@ -59,7 +65,7 @@ class SessionLog:
                 ids = [row_id for row_id, _ in rows]
                 first = entry["first_kept_id"]
                 start = ids.index(first) if first in ids else len(rows)  # unknown id: keep none
-                summary = user_message("Previous conversation summary:\n" + entry["summary"])
+                summary = user_message(SUMMARY_PREFIX + entry["summary"])
                 rows = [(entry["id"], summary)] + rows[start:]
             elif entry["type"] == "message":
                 rows.append((entry["id"], entry["message"]))
@@ -74,7 +80,9 @@ class SessionLog:
 def persist_to(log):
     """A listener, for Harness.subscribe, that writes each message to `log` as soon as it is
     finished. Only this listener saves, so saving does not depend on who reads the run."""
+    ### BEGIN SOLUTION
     def listener(event):
         if event["type"] == "message_end":
             log.append_message(event["message"])
     return listener
+    ### END SOLUTION

@@ -12,6 +12,8 @@ A Step's kind is what the learner meets at that lesson and lab:
     "spec"   the whole definition is theirs: the starter holds only its spec from gaps/.
 
 The text of a definition as an earlier lesson left it lives in earlier/lessonNN.py, named as here.
+Which labs a lesson has, and which names each lab asks for, follow from this table alone
+(lab/manifest.py works them out); nothing else lists them.
 """
 
 from typing import NamedTuple
@@ -39,8 +41,10 @@ def _spec(lesson, lab=1):
 
 UNITS = {
     # 1 messages
-    "SYSTEM": [_gap(1)],
-    "user_message": [_gap(1)],
+    # SYSTEM is a constant: it has no body for nbgrader to stub, and a stub at a notebook's top
+    # level would stop Run All, so lesson 1 hands over its line and the learner words it.
+    "SYSTEM": [_g(1, note="your standing instructions; the words are yours to change")],
+    "user_message": [_spec(1)],
     "text_of": [_g(1)],
     "tool_calls": [_g(2)],
     "error_message": [_g(5)],
@@ -49,6 +53,7 @@ UNITS = {
     "str_arg": [_g(4)],
     "int_arg": [_g(6)],
     "tool_specs": [_g(2)],
+    "briefing": [_spec(13, 1)],
     "run_tool": [_gap(2), _gap(4)],
     "MAX_LINES": [_g(6)],
     "MAX_BYTES": [_g(6)],
@@ -57,14 +62,17 @@ UNITS = {
     "make_read_tool": [_g(2), _g(4), _g(6)],
     "make_write_tool": [_g(3), _g(4)],
     "make_bash_tool": [_g(4), _g(6)],
+    "CONSEQUENTIAL": [_g(14)],
+    "gate": [_spec(14)],
+    "COMMAND_RULES": [_g(14)],
+    "command_rules": [_spec(14)],
     # 3 loop
     "run_agent": [_gap(1), _gap(2), _gap(3), _gap(5), _gap(7), _gap(9), _gap(10)],
     "context_for_model": [_gap(10)],
     "INTERRUPTED": [_g(10)],
     "repair_tool_history": [_gap(10)],
     # 4 harness
-    "Harness": [_g(8), _g(9), _g(11),
-                _g(12, 2, "replace_messages, and the docstring's words on it")],
+    "Harness": [_g(8)],
     "Harness.__init__": [_g(8), _g(9), _g(11)],
     "Harness.messages": [_gap(8)],
     "Harness.is_running": [_g(8)],
@@ -73,9 +81,10 @@ UNITS = {
     "Harness.follow_up": [_gap(9)],
     "Harness.subscribe": [_g(11)],
     "Harness._notify": [_g(11)],
-    "Harness.replace_messages": [_g(12, 2, marked=False)],
+    "Harness.replace_messages": [_g(12, 2)],
     "Harness._drain": [_gap(9)],
     "Harness._run": [_gap(8), _gap(9), _g(11)],
+    "session": [_spec(13, 2)],
     # 5 frontends
     "JsonRenderer": [_g(7)],
     "JsonRenderer.__init__": [_g(7)],
@@ -86,6 +95,7 @@ UNITS = {
     "FinalTextRenderer.render": [_gap(7)],
     "FinalTextRenderer.finish": [_gap(7)],
     # 6 environment
+    "SUMMARY_PREFIX": [_g(12, 2)],
     "SessionLog": [_g(11)],
     "SessionLog.__init__": [_g(11)],
     "SessionLog.entries": [_gap(11)],
@@ -100,21 +110,11 @@ UNITS = {
     "find_cut": [_gap(12, 2, "the walk back. The snap forward is yours")],
     "compact": [_spec(12, 2)],
     "maybe_compact": [_g(12, 2)],
+    "DATA_RULE": [_g(14)],
+    "QuotingWriter": [_g(14)],
+    "QuotingWriter.__init__": [_g(14)],
+    "QuotingWriter.complete": [_gap(14)],
 }
-
-# The lessons whose starters and end states can be generated exactly: every definition they show
-# has its text at that lesson, in the reference or in earlier/. Earlier lessons are in the table
-# above, but their older versions are not written yet, and the generator says so.
-WRITTEN = (11, 12)
-
-# Labs per lesson, where a lesson has more than one.
-LABS = {12: 2}
-
-
-def introduced(name):
-    """The lesson that brings in `name`."""
-    return UNITS[name][0].lesson
-
 
 def lesson_units(lesson):
     """The names whose history has a step at `lesson`, as {name: [steps at that lesson]}."""

@@ -1,6 +1,8 @@
 """python -m lab: the course's command line.
 
     python -m lab starter 12 [--lab 2]   the harness.py lesson 12 (or its lab 2) starts from
+    python -m lab starter 12 --from F    the same, with your own earlier work taken from F wherever
+                                         it passes its lessons' tests (the report goes to stderr)
     python -m lab end 11                 the harness.py as lesson 11 leaves it
     python -m lab diff 11 12             what changed from the end of lesson 11 to lesson 12's starter
                                          (12.2 names lab 2's starter)
@@ -8,6 +10,7 @@
 """
 
 import argparse
+import os
 import sys
 
 from lab import starters
@@ -19,6 +22,8 @@ def main(argv=None):
     p = sub.add_parser("starter", help="print the harness.py a lesson (or one of its labs) starts from")
     p.add_argument("lesson", type=int)
     p.add_argument("--lab", type=int, default=1)
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="your own harness.py: your earlier work is taken from it where it passes")
     p = sub.add_parser("end", help="print the harness.py as a lesson leaves it")
     p.add_argument("lesson", type=int)
     p = sub.add_parser("diff", help="what changed between two points of the course")
@@ -31,7 +36,14 @@ def main(argv=None):
         from lab.lessons.build import main as build
         return build(["build"] + args.rest)
     try:
-        if args.command == "starter":
+        if args.command == "starter" and args.source:
+            from lab import carry
+            if not os.path.isfile(args.source):
+                raise starters.StarterError(f"there is no file {args.source}: pass your own harness.py with --from")
+            text, report = carry.text_from(starters.Stage(args.lesson, args.lab), args.source)
+            for line in carry.describe(report):
+                print(line, file=sys.stderr)
+        elif args.command == "starter":
             text = starters.text_at(starters.Stage(args.lesson, args.lab))
         elif args.command == "end":
             text = starters.text_at(starters.Stage(args.lesson))

@@ -2,48 +2,42 @@
 functions and says, one line a test, how each went.
 
 For a learner it never raises: an empty gap is "not done yet", a wrong one gets the failing
-test's sentence. Under nbgrader (NBGRADER_EXECUTION set, as autograde and validate do) a failure
-raises AssertionError, so the cell scores zero. When every test passes, the learner's functions
-go into `harness`, and later cells run on them.
+test's sentence, a cell that failed is named as the cell that defines the name, a test that runs
+too long is stopped and reported in a sentence, and an interrupt (the stop button) ends the check
+with a sentence, not a traceback. Under nbgrader (NBGRADER_EXECUTION set, as autograde and validate
+do) a failure raises AssertionError, so the cell scores zero. When every test passes, the learner's
+functions go into `harness`, later cells run on them, and the check names the demonstrations that
+now run on the learner's code.
+
+Each test runs on a thread of its own under a time limit, as lab_check runs each in a process of its
+own. A thread cannot be killed, so an overrunning one is stopped by raising an exception inside it
+(PyThreadState_SetAsyncExc), which works the same on Linux, macOS and Windows and needs neither
+signals nor fork.
 """
 
+import ast
 import inspect
 import os
+import re
 import sys
 import textwrap
-import types
+import threading
+import time
 
-from lab import checks, takeover
+from lab import checks, manifest, takeover
 
-# The parameters each learner-written name must take.
-SIGNATURES = {
-    "summarize": ["model", "messages"],
-    "find_cut": ["rows", "keep_recent_tokens"],
-    "rows": ["self"],
-    "compact": ["log", "model", "keep_recent_tokens"],
-}
 PASSED = set()  # (lesson, lab) pairs whose visible tests passed in this kernel
+TIMEOUT = 10.0  # seconds per test: lab_check's default
+
+
+class Overran(BaseException):
+    """Raised inside a test's thread when its time is up. Not an Exception, so that neither a
+    test's nor the harness's `except Exception` can take it for a verdict."""
 
 
 def _caller_globals():
     main = sys.modules.get("__main__")
     return vars(main) if main is not None else {}
-
-
-def signature_problem(name, function):
-    if not callable(function):
-        return f"{name} should be a function; it is a {type(function).__name__}"
-    try:
-        params = list(inspect.signature(function).parameters.values())
-    except (TypeError, ValueError):
-        return ""
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
-        return ""
-    got = [p.name for p in params]
-    want = SIGNATURES.get(name)
-    if want and got != want:
-        return f"{name} should take ({', '.join(want)}); yours takes ({', '.join(got)})"
-    return ""
 
 
 def _say(line, indent=""):
@@ -60,19 +54,213 @@ def _remember(lesson, lab):
         pass  # a read-only folder costs the learner a progress mark, not their check
 
 
-def check(lesson, lab, *, hidden=False, **functions):
+# -- a cell that failed ---------------------------------------------------------------------------
+
+def _cells_run():
+    """The source of every cell this kernel has run, oldest first ([] outside IPython)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return []
+    shell = get_ipython()
+    if shell is None or getattr(shell, "history_manager", None) is None:
+        return []
+    return [cell for cell in shell.history_manager.input_hist_raw if cell]
+
+
+def _defines(source, name):
+    """True if a cell's source holds a definition of full name `name` (for a method, the notebook's
+    top-level `def rows(self, ...)`, or a def of it inside its class)."""
+    attribute = manifest.bare(name)
+    if manifest.owner_of(name):
+        pattern = rf"^\s*def\s+{re.escape(attribute)}\s*\(\s*self\b"
+    else:
+        pattern = rf"^\s*(def\s+{re.escape(attribute)}\s*\(|{re.escape(attribute)}\s*=[^=])"
+    return re.search(pattern, source, re.MULTILINE) is not None
+
+
+def _compile_problem(source):
+    """"" if a cell's source compiles, else "line N: why" (IPython's own syntax, %magics and
+    the like, is turned into Python first, as the kernel does)."""
+    try:
+        from IPython import get_ipython
+        shell = get_ipython()
+        if shell is not None:
+            source = shell.transform_cell(source)
+    except Exception:  # without IPython the source is taken as plain Python
+        pass
+    try:
+        compile(source, "<cell>", "exec")
+    except SyntaxError as error:
+        return f"line {error.lineno}: {error.msg}"
+    return ""
+
+
+def cell_problem(name, cells=None):
+    """Why `name` is missing although a cell that defines it was run: a sentence, or "" when no
+    such cell was run (then manifest.find's own sentence says to run it)."""
+    cells = _cells_run() if cells is None else cells
+    for source in reversed(cells):
+        if not _defines(source, name):
+            continue
+        why = _compile_problem(source)
+        if why:
+            return (f"the cell that defines {name} does not parse ({why}): fix it and run that cell "
+                    "again")
+        return (f"the cell that defines {name} raised an error before {manifest.bare(name)} was "
+                "defined: fix what that cell reports and run it again")
+    return ""
+
+
+# -- running the tests --------------------------------------------------------------------------
+
+def _learner_codes(ns):
+    """{code object: full name} of the learner's functions in `ns`."""
+    codes = {}
+    for name, value in ns.learner().items():
+        function = value.fget if isinstance(value, property) else value
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            codes[code] = name
+    return codes
+
+
+def _where(thread, ns):
+    """(full name, line) of the learner's function that `thread` is running, innermost first, or
+    (None, None) if it is not inside one."""
+    frame = sys._current_frames().get(thread.ident)
+    codes = _learner_codes(ns)
+    while frame is not None:
+        if frame.f_code in codes:
+            start = frame.f_code.co_firstlineno
+            return codes[frame.f_code], frame.f_lineno - start + 1
+        frame = frame.f_back
+    return None, None
+
+
+def _stop(thread, grace=2.0):
+    """Raise Overran inside `thread` until it ends, for at most `grace` seconds. True if it ended:
+    code blocked inside C (a long sleep) cannot be stopped this way."""
+    import ctypes  # here, not at the top: the grader's sandbox forbids ctypes, and never stops a thread
+    deadline = time.monotonic() + grace
+    while thread.is_alive() and time.monotonic() < deadline:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(Overran))
+        thread.join(0.05)
+    return not thread.is_alive()
+
+
+class _Interrupted(Exception):
+    def __init__(self, test):
+        super().__init__(test.title)
+        self.test = test
+
+
+def _run_timed(t, ns, seconds):
+    """checks.run_one(t, ns) on a thread of its own, stopped after `seconds`."""
+    box = {}
+
+    def work():
+        try:
+            box["result"] = checks.run_one(t, ns)
+        except Overran:
+            pass
+        except BaseException as error:  # SystemExit and the like, from the learner's code
+            box["result"] = checks.Result(t, False, f"it raised {type(error).__name__}: {error}", False)
+
+    thread = threading.Thread(target=work, name=f"lab check {t.name}", daemon=True)
+    try:
+        thread.start()
+        deadline = time.monotonic() + seconds
+        # Short joins, so that the stop button is felt at once on every platform.
+        while thread.is_alive() and time.monotonic() < deadline:
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        if thread.ident is not None:
+            _stop(thread)
+        raise _Interrupted(t) from None
+    if not thread.is_alive():
+        return box["result"]
+    name, line = _where(thread, ns)
+    stopped = _stop(thread)
+    who = f"{name} (at line {line} of its definition)" if name else "the code under test"
+    message = (f"{who} did not finish within {seconds:g} s, so the check stopped it: an endless loop?"
+               + ("" if stopped else " It is still running in the background; restart the kernel "
+                                     "(Kernel ▸ Restart) to end it"))
+    return checks.Result(t, False, message, False)
+
+
+def _stubs(found):
+    """The names among `found` whose body still raises NotImplementedError, as far as their source
+    shows; all of them when no source can be read."""
+    stubs = []
+    for name, value in found.items():
+        function = value.fget if isinstance(value, property) else value
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        except (OSError, TypeError, SyntaxError):
+            return list(found)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+                if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                    stubs.append(name)
+                    break
+    return stubs or list(found)
+
+
+def _sentence(text):
+    """`text` ending in a full stop, unless it already ends in a mark of its own."""
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def _and(words):
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _demos(lesson, names):
+    """[label] of the lesson's demonstration cells that run on any of `names` (the lesson's DEMOS:
+    (cell id, label, full names it runs on), in notebook order)."""
+    from lab import lessons
+    try:
+        demos = getattr(lessons.load(lesson), "DEMOS", ())
+    except lessons.NoSuchLesson:
+        return []
+    return [label for _, label, uses in demos if set(uses) & set(names)]
+
+
+def check(lesson, lab, *, hidden=False, timeout=TIMEOUT, **functions):
     """Run lab `lab` of `lesson` on the learner's functions (given by name, or else found in the
-    notebook's own namespace) and print the verdicts. `hidden` runs the hidden tests instead."""
+    notebook's own namespace) and print the verdicts. `hidden` runs the hidden tests instead.
+    Each test has `timeout` seconds."""
     grading = bool(os.environ.get("NBGRADER_EXECUTION"))
-    names = checks.names_for(lesson, lab)
+    try:
+        _check(lesson, lab, hidden, timeout, grading, functions)
+    except _Interrupted as stop:
+        _say(f"Check stopped: you interrupted it during the test \"{stop.test.title}\". Nothing was "
+             "installed; run this cell again when you are ready.")
+        if grading:
+            raise AssertionError(f"lab {lab}: the check was interrupted") from None
+    except KeyboardInterrupt:
+        _say("Check stopped: you interrupted it before any test ran. Nothing was installed; run this "
+             "cell again when you are ready.")
+        if grading:
+            raise AssertionError(f"lab {lab}: the check was interrupted") from None
+
+
+def _check(lesson, lab, hidden, timeout, grading, functions):
+    names = manifest.names(lesson, lab)
     scope = _caller_globals()
     found, problems = {}, []
     for name in names:
-        function = functions.get(name, scope.get(name))
-        if function is None:
-            problems.append(f"{name} is not defined: run the cell that defines it first")
+        # Given by keyword (full name, or the bare name of a method), it is taken as it is.
+        given = [functions[key] for key in (name, manifest.bare(name)) if key in functions]
+        try:
+            function = given[0] if given else manifest.find(scope, name)
+        except manifest.NotFound as error:
+            problems.append(cell_problem(name) or str(error))
             continue
-        problem = signature_problem(name, function)
+        problem = manifest.signature_problem(name, function, lesson)
         if problem:
             problems.append(problem)
         found[name] = function
@@ -83,22 +271,38 @@ def check(lesson, lab, *, hidden=False, **functions):
         if grading:
             raise AssertionError(f"lab {lab}: " + "; ".join(problems))
         return
-    ns = types.SimpleNamespace(**found)
-    results = checks.run(lesson, lab, ns, hidden=hidden)
+    ns = manifest.Namespace(found)
+    results = []
+    tests = checks.tests_for(lesson, lab, hidden=hidden)
+    for t in tests:
+        try:
+            results.append(_run_timed(t, ns, timeout))
+        except KeyboardInterrupt:  # between two tests
+            raise _Interrupted(t) from None
+        if "did not finish within" in results[-1].message:
+            break  # the rest would most likely loop too, each for the whole time limit
+    skipped = len(tests) - len(results)
     if all(r.not_done for r in results if not r.passed) and not any(r.passed for r in results):
-        stubs = ", ".join(names)
-        _say(f"Lab {lab} is not done yet: {stubs} still raise{'s' if len(names) == 1 else ''} "
-             "NotImplementedError. Write the gap above, run its cell, then run this one again.")
+        stubs = _stubs(found)
+        _say(f"Lab {lab} is not done yet: {_and(stubs)} still raise{'s' if len(stubs) == 1 else ''} "
+             "NotImplementedError, so there is nothing to test. Write the gap above, run its cell, "
+             "then run this one again.")
         if grading:
             raise AssertionError(f"lab {lab} is not done")
         return
     passed = sum(r.passed for r in results)
-    _say(f"Lab {lab} of lesson {lesson}, {kind}: {passed} of {len(results)} pass.")
+    _say(f"Lab {lab} of lesson {lesson}, {kind}: {passed} of {len(tests)} pass.")
     for r in results:
         _say(f"{'✓' if r.passed else '✗'} {r.test.title}", "  ")
-        if not r.passed:
-            _say(f"why: {r.message}.", "      ")
-    if passed < len(results):
+        if r.not_done:
+            _say("why: not written yet (it still raises NotImplementedError).", "      ")
+        elif not r.passed:
+            _say(f"why: {_sentence(r.message)}", "      ")
+    if skipped:
+        _say(f"The other {skipped} test{'s were' if skipped > 1 else ' was'} not run: after an "
+             "endless loop the time limit would only stop them too. Fix the loop and run this "
+             "cell again.")
+    if passed < len(tests):
         if grading:
             failed = next(r for r in results if not r.passed)
             raise AssertionError(f"{failed.test.name}: {failed.message}")
@@ -107,6 +311,9 @@ def check(lesson, lab, *, hidden=False, **functions):
         takeover.install(**found)
         PASSED.add((lesson, lab))
         _remember(lesson, lab)
-        mine = ", ".join(names)
-        _say(f"From here on harness runs on your {mine}: the cells below use your code. "
-             f"lab.use_reference({lesson}) puts the reference back.")
+        _say(f"From here on harness runs on your {_and(names)}. lab.use_reference({lesson}) puts "
+             "the reference back.")
+        demos = _demos(lesson, names)
+        if demos:
+            _say("These cells now run on your code; re-run them to see it (each ends with a line "
+                 "\"ran on: ...\" that says whose code drew it): " + "; ".join(demos) + ".")

@@ -132,7 +132,7 @@ def log_figure(log, keep_recent_tokens, *, title=None):
     small = n <= 24
     replay_unit = max(1.0, n / max(len(p.replay), 12))
     height = 3.7 if small else 3.5
-    fig = Figure(figsize=(WIDTH, height), dpi=100)
+    fig = Figure(figsize=(WIDTH, height), dpi=100, facecolor="white")  # opaque on dark pages
     ax = fig.add_axes([0.02, 0.16, 0.96, 0.70 if title else 0.78])
     ax.set_xlim(-0.6 if small else -1, max(n, len(p.replay) * replay_unit) + (0.4 if small else 1))
     ax.set_ylim(-0.8, 4.1)
@@ -243,3 +243,25 @@ def show(fig, alt):
     display({"image/png": data, "text/plain": alt}, raw=True,
             metadata={"image/png": {"width": int(WIDTH * 100)}})
     fig.clear()
+
+
+def progress_figure(rows):
+    """A small chart of lab.progress(): for each lesson, the share of its questions answered and
+    of its labs passed, as two bars. `rows` is lab.rungs.text.course_progress()."""
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(WIDTH, 0.35 * len(rows) + 1.1), facecolor="white")
+    ax = fig.add_subplot()
+    names = [f"{n:02d} {title}" for n, title, *_ in rows]
+    places = range(len(rows))
+    ax.barh([p - 0.18 for p in places], [a / q if q else 0 for _, _, a, q, _, _ in rows], height=0.34,
+            color="#4c72b0", label="questions answered")
+    ax.barh([p + 0.18 for p in places], [p_ / l if l else 0 for *_, p_, l in rows], height=0.34,
+            color="#55a868", label="labs passed")
+    ax.set_yticks(list(places), names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
+    ax.set_title("Your progress, lesson by lesson", fontsize=10, loc="left")
+    ax.legend(loc="lower right", bbox_to_anchor=(1, 1), ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig

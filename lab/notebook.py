@@ -1,7 +1,7 @@
 """Helpers that a lesson notebook's cells call. Each imports ipywidgets, matplotlib or IPython only
 when it is called, so `import lab` stays light.
 
-    lab.rung(12, "what-is-sent")    a question (lab/rungs.py)
+    lab.rung(12, "what-is-sent")    a question (lab/rungs/)
     lab.hints(12, lab=1)            a lab's hint ladder
     lab.progress(12)                which questions are answered, which labs pass
     lab.draw_log(log, 35, ...)      a figure drawn from a session log (lab/figures.py)
@@ -28,13 +28,25 @@ def hints(lesson, lab):
     return rungs.hints(lesson, lab)
 
 
-def progress(lesson):
-    """Print which of the lesson's questions are answered and which of its labs pass."""
+def progress(lesson=None):
+    """Print which of the lesson's questions are answered and which of its labs pass; with no
+    lesson, the same for every lesson of the course, as a table and a small chart."""
     from lab import checkcell, rungs
     for passed_lesson, passed_lab in sorted(getattr(checkcell, "PASSED", ())):
-        if passed_lesson == lesson:
-            rungs.record_lab(lesson, passed_lab, True)
-    rungs.progress(lesson)
+        if lesson is None or passed_lesson == lesson:
+            rungs.record_lab(passed_lesson, passed_lab, True)
+    if lesson is not None:
+        rungs.progress(lesson)
+        return
+    from lab.rungs import text
+    rows = text.course_progress()
+    print("Your progress through the course")
+    for number, title, answered, questions, passed, labs in rows:
+        print(f"  {number:02d} {title:<34} questions {answered:>2} of {questions:<2}  labs {passed} of {labs}")
+    if rows:
+        from lab import figures
+        figures.show(figures.progress_figure(rows),
+                     alt="; ".join(f"lesson {n}: {a}/{q} questions, {p}/{l} labs" for n, _, a, q, p, l in rows))
 
 
 def draw_log(log, keep_recent_tokens, *, alt, title=None):
@@ -49,12 +61,13 @@ def draw_log(log, keep_recent_tokens, *, alt, title=None):
 
 _DIFF_STYLE = """<style>
 .lab-diff { font-family: var(--jp-code-font-family, monospace); font-size: 12px; line-height: 1.35;
-  border: 1px solid #d0d7de; border-radius: 4px; overflow-x: auto; margin: 4px 0; }
+  border: 1px solid var(--jp-border-color1, #bdbdbd); border-radius: 4px; overflow-x: auto; margin: 4px 0;
+  color: var(--jp-content-font-color1, rgba(0, 0, 0, 0.87)); background: var(--jp-layout-color0, #fff); }
 .lab-diff div { white-space: pre; padding: 0 8px; }
-.lab-diff .lab-diff-add { background: #e6ffec; }
-.lab-diff .lab-diff-del { background: #ffebe9; }
-.lab-diff .lab-diff-hunk { background: #ddf4ff; color: #57606a; }
-.lab-diff .lab-diff-file { background: #f6f8fa; font-weight: 600; }
+.lab-diff .lab-diff-add { background: color-mix(in srgb, var(--jp-success-color1, #388e3c) 18%, transparent); }
+.lab-diff .lab-diff-del { background: color-mix(in srgb, var(--jp-error-color1, #d32f2f) 18%, transparent); }
+.lab-diff .lab-diff-hunk { background: var(--jp-layout-color2, #eee); font-style: italic; }
+.lab-diff .lab-diff-file { background: var(--jp-layout-color2, #eee); font-weight: 600; }
 .lab-starter pre { font-size: 12px; max-height: 30em; overflow: auto; }
 </style>"""
 

@@ -1,8 +1,23 @@
 """Shell: a scripted stand-in for a real shell, for the harness's bash tool.
 
 Nothing is executed. Each command line is looked up in a table of scripted outputs, and every
-command line asked for is kept in .history, so a cell can show what an agent tried to run.
+command line asked for is kept in .history, so a cell can show what an agent tried to run; one
+that would have reached the network is also kept in .network.
 """
+
+import re
+
+# What the stage knows would go online. Wider than any rule list a harness writes, since the stage
+# knows what each scripted command really does (see Shell's `online`).
+_NETWORK = re.compile(r"\b(curl|wget|nc|ncat|ssh|scp|sftp|rsync|ftp|telnet)\b|://"
+                      r"|\bgit\s+(clone|fetch|pull|push)\b|\b(pip3?|npm)\s+install\b"
+                      r"|\b(urllib|requests|socket|http\.client)\b", re.IGNORECASE)
+
+
+def reaches_network(command):
+    """True when the command line `command` names a network tool, a URL, a fetching git or
+    package command, or a network library: the stage's own test, not a harness's rule."""
+    return bool(_NETWORK.search(command))
 
 
 class Shell:
@@ -12,14 +27,21 @@ class Shell:
     0), an (output, exit_code) pair, or a function of the command line returning such a pair.
     script(command, output, exit_code=0) adds or replaces one answer. A command line with no
     answer gives "bash: <first word>: command not found" and exit code 127, as a real shell does.
-    .history is every command line run, in order, scripted or not.
+    .history is every command line run, in order, scripted or not. .network is the ones among
+    them that would have reached the network: reaches_network(command) says so, or the command
+    line is one of `online`, the scripted commands known to go online although their text does
+    not show it (a script that downloads something, say).
     """
 
-    def __init__(self, outputs=None):
+    def __init__(self, outputs=None, online=()):
         self._answers = {}
         for command, answer in dict(outputs or {}).items():
             self._set(command, answer)
+        if isinstance(online, str) or not all(isinstance(c, str) for c in online):
+            raise TypeError("Shell(online=...) takes a list of command lines, e.g. ['python3 sync.py'].")
+        self.online = set(online)
         self.history = []
+        self.network = []
 
     def __repr__(self):
         return f"Shell({len(self._answers)} scripted commands, {len(self.history)} run)"
@@ -47,6 +69,8 @@ class Shell:
         if not isinstance(command, str):
             raise TypeError(f"Shell.run() takes a command line as a string, not {type(command).__name__}.")
         self.history.append(command)
+        if command in self.online or reaches_network(command):
+            self.network.append(command)
         answer = self._answers.get(command)
         if answer is None:
             words = command.split()

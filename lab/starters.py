@@ -13,13 +13,13 @@ import ast
 import difflib
 import importlib
 import inspect
+import re
 import textwrap
 from typing import NamedTuple
 
 from harness import syllabus
+from lab.manifest import MODULES  # the reference's modules, in the order the single file lists them
 
-# The reference's modules, in the order the single file lists them.
-MODULES = ["messages", "tools", "loop", "owner", "frontends", "sessionlog", "compaction"]
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 
 
@@ -45,6 +45,8 @@ class Stage(NamedTuple):
         return (self.lesson, 10**6 if self.lab is None else self.lab)
 
     def __str__(self):
+        if self.lesson == 0:
+            return "before lesson 1: empty"
         return f"lesson {self.lesson}" + ("" if self.lab is None else f", lab {self.lab}")
 
 
@@ -163,41 +165,82 @@ def _fill_gap(text, gap):
     return "\n".join(lines[:begin] + [filler] + lines[end + 1:])
 
 
-def definition(name, markers=False):
-    """The reference's text of one definition (a name of syllabus.UNITS), with its solution
-    markers when `markers` is True. What a notebook's solution cell is made from."""
-    for _, pieces in _reference():
-        for kind, unit in pieces:
-            if kind == "unit" and unit.name == name:
-                text = unit.text if markers else _strip_markers(unit.text)
-                return textwrap.dedent(text)
-    raise StarterError(f"the reference harness has no definition named {name}")
+def definition(name, markers=False, lesson=None):
+    """The text of one definition (a name of syllabus.UNITS), with its solution markers when
+    `markers` is True: as the reference has it, or, given `lesson`, as that lesson leaves it (the
+    reference, or harness/earlier/ where a later lesson rewrites it). What a notebook's solution
+    cell is made from."""
+    text = None
+    if lesson is not None:
+        steps = [s for s in syllabus.UNITS.get(name, []) if s.lesson <= lesson]
+        if not steps:
+            raise StarterError(f"{name} does not exist yet at lesson {lesson}")
+        later = [s for s in syllabus.UNITS[name] if s.lesson > lesson]
+        if later:
+            older = _earlier(steps[-1].lesson)
+            if name not in older:
+                raise _Missing(f"{name} as lesson {steps[-1].lesson} leaves it is not written yet "
+                               f"(harness/earlier/lesson{steps[-1].lesson:02d}.py)")
+            text = older[name]
+    if text is None:
+        for _, pieces in _reference():
+            for kind, unit in pieces:
+                if kind == "unit" and unit.name == name:
+                    text = unit.text
+    if text is None:
+        raise StarterError(f"the reference harness has no definition named {name}")
+    return textwrap.dedent(text if markers else _strip_markers(text))
 
 
 def gap_text(name, lesson):
     """What a starter of `lesson` holds in place of the learner's part of `name`."""
     gaps = _gaps(lesson)
     if name not in gaps:
-        raise StarterError(f"harness/gaps/lesson{lesson:02d}.py has no text for {name}")
+        raise _Missing(f"harness/gaps/lesson{lesson:02d}.py has no text for {name}")
     return gaps[name]
 
 
 def _check_stage(stage):
-    if stage.lesson not in syllabus.WRITTEN:
-        written = " and ".join(str(n) for n in syllabus.WRITTEN)
-        raise StarterError(f"lesson {stage.lesson}'s harness is not written yet: the course has lessons {written}")
-    labs = syllabus.LABS.get(stage.lesson, 1)
-    if stage.lab is not None and not 1 <= stage.lab <= labs:
-        raise StarterError(f"lesson {stage.lesson} has {labs} lab{'s' if labs > 1 else ''}, so there is no lab {stage.lab}")
+    from lab import lessons, manifest
+    try:
+        labs = manifest.labs(stage.lesson)
+    except ValueError:
+        labs = []
+    if stage.lab is not None and stage.lab not in labs:
+        if not labs:
+            raise StarterError(f"lesson {stage.lesson} is not in the course's plan (harness/syllabus.py)")
+        raise StarterError(f"lesson {stage.lesson} has {len(labs)} lab{'s' if len(labs) > 1 else ''}, "
+                           f"so there is no lab {stage.lab}")
 
 
-def text_at(stage, solved=False, every_gap=False):
+def _not_written(stage):
+    from lab import lessons
+    have = lessons.written()
+    listed = " and ".join(", ".join(str(n) for n in have).rsplit(", ", 1))
+    course = f"lesson{'s' if len(have) > 1 else ''} {listed}" if have else "no lessons yet"
+    return StarterError(f"lesson {stage.lesson}'s harness is not written yet: the course has {course}")
+
+
+def text_at(stage, solved=False, every_gap=False, own=None):
     """The whole harness.py at `stage`: the start of a lab (given parts marked, gaps as spec
     blocks) or the end of a lesson (everything written, no markers). With `solved`, a lab's
     starter has the reference's answers where its gaps are, and nothing else changes. With
     `every_gap`, the gaps of the lesson's earlier labs are open again too: a file that holds no
-    answer of the lesson at all, for the autograder's sandbox."""
+    answer of the lesson at all, for the autograder's sandbox. `own` maps full names to the
+    learner's own text of definitions from earlier work, which stands in place of the reference's
+    (lab/carry.py decides which)."""
     _check_stage(stage)
+    try:
+        return _text_at(stage, solved, every_gap, own or {})
+    except _Missing:
+        raise _not_written(stage) from None
+
+
+class _Missing(StarterError):
+    """An earlier version or a gap's text that the course has not written."""
+
+
+def _text_at(stage, solved, every_gap, own):
     now = stage.key()
     imports, out = [], []
     earlier_cache = {}
@@ -229,10 +272,12 @@ def text_at(stage, solved=False, every_gap=False):
             else:
                 older = earlier_cache.setdefault(step.lesson, _earlier(step.lesson))
                 if unit.name not in older:
-                    raise StarterError(f"{unit.name} as lesson {step.lesson} leaves it is not written yet "
+                    raise _Missing(f"{unit.name} as lesson {step.lesson} leaves it is not written yet "
                                        f"(harness/earlier/lesson{step.lesson:02d}.py)")
                 text = older[unit.name]
-            if at_this_lab and solved and step.kind in ("spec", "gap"):
+            if unit.name in own and not at_this_lab:
+                text = own[unit.name]
+            elif at_this_lab and solved and step.kind in ("spec", "gap"):
                 text = _strip_markers(text)
             elif at_this_lab and step.kind == "spec":
                 text = textwrap.indent(gap_text(unit.name, step.lesson).rstrip("\n"), indent)
@@ -246,10 +291,22 @@ def text_at(stage, solved=False, every_gap=False):
             chosen.append(unit._replace(text=text))
         if len(chosen) > len(banners):
             out += chosen
-    parts = ["\n".join(imports)]
+    # An import comes in with the first definition that uses it (json with lesson 7's renderer,
+    # deque with lesson 9's queues), so an early lesson's file carries none it does not need.
+    body = "\n".join(unit.text for unit in out)
+    imports = [line for line in imports if _binds(line) & set(re.findall(r"\w+", body))]
+    parts = ["\n".join(imports)] if imports else []
     for unit in out:
         parts.append("\n" * (max(unit.blanks, 1) if parts else 0) + unit.text)
-    return "\n".join(parts).rstrip("\n") + "\n"
+    text = "\n".join(parts).rstrip("\n")
+    return text + "\n" if text else ""  # before lesson 1 (Stage(0)) the file is empty
+
+
+def _binds(line):
+    """The names an import line binds: {"json"} for "import json", {"deque"} for "from
+    collections import deque"."""
+    node = ast.parse(line).body[0]
+    return {(a.asname or a.name).split(".")[0] for a in node.names}
 
 
 def diff(old, new, context=3):

@@ -41,3 +41,16 @@ def test_every_dependency_is_explained_in_the_readme():
     readme = (ROOT / "README.md").read_text()
     for pin in pins_of_pyproject():
         assert f"`{pin.split('==')[0]}`" in readme, pin
+
+
+def test_the_readme_links_every_written_lesson_and_names_what_the_learner_writes():
+    from lab import lessons, manifest
+    readme = (ROOT / "README.md").read_text()
+    rows = {int(m.group(1)): m.group(0) for m in re.finditer(r"^\| (\d\d) \|.*$", readme, re.M)}
+    for lesson in lessons.written():
+        notebook = lessons.load(lesson).NOTEBOOK
+        assert lesson in rows, f"the README's lesson table has no row for lesson {lesson:02d}"
+        assert f"(notebooks/{notebook})" in rows[lesson], f"the README does not link notebooks/{notebook}"
+        for name in manifest.names(lesson):
+            assert f"`{manifest.bare(name)}" in rows[lesson] or f"`{name}`" in rows[lesson], \
+                f"the README's row for lesson {lesson:02d} does not name {name}"

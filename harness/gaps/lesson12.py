@@ -1,66 +1,75 @@
 """The gaps of lesson 12: summarize (lab 1); the snap forward of find_cut, SessionLog.rows and
-compact (lab 2)."""
+compact (lab 2).
+
+Each text is the one place its words live: `python -m lab starter 12` puts it where the gap is,
+and the notebook's solution cell shows its comment lines above the definition (gaps.comments), so
+that what nbgrader leaves of the cell, "# YOUR CODE HERE" and "raise NotImplementedError()", sits
+under the same words. Every gap ends in that same stub, so a lab not yet begun is "not started"
+in the notebook and on the command line alike, never a wrong answer."""
 
 GAPS = {}
 
 GAPS["summarize"] = '''\
 # --- your code ---
-# Spec only: the tests import a single name, summarize.
-#
-# summarize(model, messages) -> str. Summarise `messages` with ONE call of model.complete, a call
-# that belongs to no transcript. Build it so that summarising is all the model can do:
-#   - its system prompt is SUMMARY_SYSTEM, never the agent's own
-#   - it gets exactly one message, from the user: a line <conversation>, then render(messages),
-#     then a line </conversation>
-#   - it is offered no tools: []
-# Return the reply's text with the white space stripped. If the reply failed (stop_reason
-# "error") or has no text in it, raise RuntimeError: nobody who calls this may ever take nothing
-# for a summary. Only read `messages`; never change it.
+# summarize(model, messages) -> str: one call of model.complete, made outside any transcript,
+# whose reply is the summary. Leave the model no other move:
+#   - system prompt: SUMMARY_SYSTEM (the agent's SYSTEM would make it act as the agent)
+#   - messages: a list of one user message, whose text is three lines joined by newlines:
+#     "<conversation>", render(messages), "</conversation>"
+#   - tools: the empty list [], spelled out
+# Hand back text_of(reply) with the white space trimmed off both ends. A reply whose stop_reason
+# is "error", or whose trimmed text is empty, is no summary: raise RuntimeError and say why.
+# One try only, and `messages` is read, never appended to.
 def summarize(model, messages):
-    raise NotImplementedError("summarize is lesson 12's lab 1: write it here")
+    # YOUR CODE HERE
+    raise NotImplementedError()
 # --- end ---
 '''
 
 GAPS["SessionLog.rows"] = '''\
 # --- your code ---
-# What follows is lesson 11's body. It must become a loop over self.entries(),
-# because the log now has a second kind of entry, the one append_compaction writes:
+# Lesson 11's version was a single list comprehension: each "message" entry gave the row
+# (its id, its message), and nothing else was looked at. append_compaction writes a second kind:
 #     {"id": "e9", "type": "compaction", "summary": "...", "first_kept_id": "e6"}
-# On meeting one, the rows collected so far are replaced by a single row, (the
-# entry's own id, user_message("Previous conversation summary:\\n" + the summary)),
-# followed by those rows so far that start at the row whose id is first_kept_id.
-# When no row has that id, the summary row stands alone. Entries after the
-# compaction are added as before. replay() stays as it is: it reads rows().
-return [(entry["id"], entry["message"]) for entry in self.entries()
-        if entry["type"] == "message"]
+# Walk self.entries() in order, building a list of (id, message) rows. A message entry adds its
+# row. A compaction entry rebuilds the list: first a row of its own, (the compaction's id,
+# user_message(SUMMARY_PREFIX + its summary)), then the rows already built from the one whose id
+# is first_kept_id to the end; if no row carries that id, nothing follows the summary row. Look
+# the id up among the rows' ids: after an earlier compaction, "e6" is not the sixth row.
+# Return a list; replay() reads it as it is.
+# YOUR CODE HERE
+raise NotImplementedError()
 # --- end ---
 '''
 
 GAPS["find_cut"] = '''\
 # --- your code ---
-# Here rows[cut:] is about keep_recent_tokens' worth, and rows[cut] may be any kind
-# of message. Move the cut FORWARD (keeping a little less, never more) to the next
-# row that is a user message, counting rows[cut] itself. If no user message follows,
-# move it forward past any toolResult rows instead. The answer may be len(rows):
-# then nothing can be kept, and compact will say no.
-return cut
+# Once the given walk back stops, rows[cut:] holds roughly keep_recent_tokens, but rows[cut] can be
+# a reply, a tool result, anything. Your half only ever slides the cut towards the end, since
+# sliding back would make the kept tail bigger than its budget:
+#   1. Look from rows[cut] (it counts) to the last row for a message whose role is "user";
+#      the first one found is the answer.
+#   2. Only if there is none: slide the cut past every "toolResult" row it sits on.
+# The result may be len(rows), a tail of nothing; compact treats that as "cannot compact".
+# YOUR CODE HERE
+raise NotImplementedError()
 # --- end ---
 '''
 
 GAPS["compact"] = '''\
 # --- your code ---
-# Spec only: the tests import a single name, compact.
-#
-# compact(log, model, *, keep_recent_tokens) -> bool. `log` is a SessionLog and `model` is what
-# writes the summary. Plan from log.rows() and find_cut. Summarise the rows before the cut with
-# summarize, then append ONE entry, log.append_compaction(summary, first_kept_id), where
-# first_kept_id is the id of the row at the cut. Write nothing else, and leave the harness
-# alone: maybe_compact, below, deals with it.
-# Return True when it compacted. Return False, having appended nothing and asked the model
-# nothing, when the cut leaves nothing to summarise (0) or nothing to keep (len(rows)).
-# Return False, having appended nothing, when summarize raises RuntimeError: the session goes on
-# uncompacted, and the user's prompt still gets its answer.
+# compact(log, model, *, keep_recent_tokens) -> bool: compact the session that `log` (a
+# SessionLog) holds, with `model` writing the summary.
+#   - The plan: the rows from log.rows(), and the cut find_cut gives for keep_recent_tokens.
+#   - A cut of 0 leaves nothing to summarise and a cut of len(rows) nothing to keep: return
+#     False before asking the model anything.
+#   - summary = summarize(model, the messages of rows[:cut]). If that raises RuntimeError, return
+#     False with the log untouched: the user's prompt must still go out.
+#   - Append one entry, log.append_compaction(summary, first_kept_id), naming the row at the cut
+#     by the id it carries, and return True. Nothing else is written; maybe_compact, further
+#     down, is what hands the harness the new view.
 def compact(log, model, *, keep_recent_tokens):
-    raise NotImplementedError("compact is lesson 12's lab 2: write it here")
+    # YOUR CODE HERE
+    raise NotImplementedError()
 # --- end ---
 '''

@@ -2,22 +2,19 @@
 learner's functions, from the command line against a learner's harness.py (lab/lab_check.py),
 and by the autograder.
 
-A test is a function of one argument, `ns`: any object whose attributes are the learner's
-definitions (ns.summarize, ns.find_cut, ...). Everything else it takes from `harness` and `lab`.
+A lesson's tests live in its own folder, lab/lessons/lessonNN/checks.py. A test is a function of
+one argument, `ns`: the learner's definitions by name (ns.summarize for a function, ns.SessionLog
+for a class whose methods the learner wrote; see lab.manifest.Namespace). Everything else it takes
+from `harness` and `lab`.
 It passes by returning and fails by raising Failed with one plain sentence that says what was
 expected and what happened.
 """
 
-import importlib
 from typing import Callable, NamedTuple
 
 
 class Failed(AssertionError):
     """A lab test's verdict: the learner's code did something other than the contract says."""
-
-
-class NotDone(Exception):
-    """The learner's gap still holds the starter's stub."""
 
 
 class Test(NamedTuple):
@@ -41,24 +38,16 @@ def test(lesson, lab, title, *, hidden=False, points=1):
     return register
 
 
-LESSONS = {12: "lab.checks.lesson12"}
-
-
 def tests_for(lesson, lab=None, *, hidden=None):
     """The tests of `lesson` (and of `lab`, if given), in the order they are written. `hidden`
     None gives both kinds; True or False only that kind."""
-    if lesson not in LESSONS:
-        known = ", ".join(str(n) for n in LESSONS)
-        raise ValueError(f"lesson {lesson} has no lab tests; lessons with tests: {known}")
-    importlib.import_module(LESSONS[lesson])
+    from lab import lessons
+    try:
+        lessons.load(lesson, "checks")
+    except lessons.NoSuchLesson as error:
+        raise ValueError(str(error)) from None
     return [t for t in _REGISTRY if t.lesson == lesson and (lab is None or t.lab == lab)
             and (hidden is None or t.hidden == hidden)]
-
-
-def names_for(lesson, lab):
-    """The learner-written names that the tests of a lab read from `ns`."""
-    module = importlib.import_module(LESSONS[lesson])
-    return module.NAMES[lab]
 
 
 class Result(NamedTuple):

@@ -16,7 +16,8 @@ whole course. Run them from anywhere; --course names the course directory (defau
                            runs nbgrader release_feedback
     export                 nbgrader export, to grades.csv in the course directory (--to FILE)
     doctor                 which sandbox the autograder gets on this machine, and why
-    fixtures [NAME ...]    write the sample and attack submissions into submitted/
+    fixtures [NAME ...]    write the sample and attack submissions into submitted/ (--lesson N,
+                           every released lesson's by default)
 """
 
 import argparse
@@ -42,6 +43,11 @@ def _fail(message):
 
 def cmd_setup(args):
     stale = course.setup(args.course, check=args.check)
+    doc = course.grade_id_doc()
+    if not course.GRADE_IDS.exists() or course.GRADE_IDS.read_text(encoding="utf-8") != doc:
+        if not args.check:
+            course.GRADE_IDS.write_text(doc, encoding="utf-8")
+        stale.append(str(course.GRADE_IDS.relative_to(course.REPO)))
     if args.check:
         if stale:
             return _fail("grading/ is stale: " + ", ".join(stale) + ". Run: python -m lab.grader setup")
@@ -76,6 +82,9 @@ def cmd_collect(args):
         if not ok:
             return _fail(f"nbgrader collect {assignment} failed:\n{output}")
         print(f"collected {assignment} into {Path(args.course, 'submitted')}")
+        from lab.grader import inbound   # handed in twice, or late: said, never dropped
+        for sentence in inbound.notes(args.course, assignment):
+            print(f"  {sentence}")
     return 0
 
 
@@ -137,10 +146,20 @@ def cmd_doctor(args):
 
 
 def cmd_fixtures(args):
+    from lab import lessons
     from lab.grader import fixtures
-    written = fixtures.write(args.course, names=args.names or None)
-    for student, fixture in written.items():
-        print(f"{student}: expects {fixture.score:g}: {fixture.about}")
+    chosen = [args.lesson] if args.lesson else lessons.written()
+    for lesson in chosen:
+        name = fixtures.assignment(lesson)
+        if not (args.course / "release" / name).is_dir():
+            if args.lesson:
+                print(f"python -m lab.grader: lesson {lesson} is not released in {args.course}: "
+                      f"run python -m lab.grader release {name} first", file=sys.stderr)
+                return 2
+            continue
+        written = fixtures.write(args.course, lesson, names=args.names or None)
+        for student, fixture in written.items():
+            print(f"{name} {student}: expects {fixture.score:g}: {fixture.about}")
     return 0
 
 
@@ -185,6 +204,7 @@ def main(argv=None):
     p.set_defaults(run=cmd_doctor)
     p = sub.add_parser("fixtures", help="write sample and attack submissions into submitted/")
     p.add_argument("names", nargs="*")
+    p.add_argument("--lesson", type=int, help="only this lesson's submissions")
     p.set_defaults(run=cmd_fixtures)
     args = parser.parse_args(argv)
     args.course = args.course.resolve()

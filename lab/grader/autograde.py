@@ -25,6 +25,7 @@ import json
 import multiprocessing
 import multiprocessing.connection
 import os
+import re
 import signal
 import sys
 import time
@@ -164,15 +165,34 @@ def _convert(application, submission):
     return {"ok": False, "error": _nbgrader_failure(result)}
 
 
+_BOILERPLATE = ("There was an error processing", "Please see the error log", "Canceled")
+
+
 def _nbgrader_failure(result):
-    """The line of nbgrader's log that says what went wrong."""
-    lines = (result.get("log", "") + "\n" + result.get("error", "")).strip().splitlines()
-    for line in reversed(lines):
-        line = line.strip()
-        if line and not line.startswith(("[", "File ", "Traceback", "^", "~")) and "Please see the" not in line \
-                and not line.startswith("nbgrader.converters.base.NbGraderException"):
-            return f"nbgrader could not convert it: {line[:300]}"
-    return "nbgrader could not convert it"
+    """What nbgrader said went wrong, as a sentence: the message of its last ERROR record that is
+    not boilerplate, or the exception line that ends a logged traceback. Never a line of code."""
+    records, current = [], None
+    for line in (result.get("log", "") or "").splitlines():
+        head = re.match(r"\[(\w+)\] ?(.*)", line)
+        if head:
+            current = [head.group(1), [head.group(2)]]
+            records.append(current)
+        elif current is not None:
+            current[1].append(line)
+    said = []
+    for level, lines in records:
+        lines = [l for l in lines if l.strip()]
+        if level != "ERROR" or not lines:
+            continue
+        text = lines[-1].strip() if lines[0].startswith("Traceback") else " ".join(l.strip() for l in lines)
+        if not text.startswith(_BOILERPLATE) and not text.startswith("nbgrader.converters.base.NbGraderException"):
+            said.append(text)
+    if not said:
+        tail = [l.strip() for l in (result.get("error", "") or "").splitlines() if l.strip()]
+        said = [tail[-1]] if tail and re.match(r"[\w.]+(Error|Exception): ", tail[-1]) \
+            and "NbGraderException" not in tail[-1] else []
+    return f"nbgrader could not convert it: {said[-1][:300]}" if said else \
+        "nbgrader could not convert it, and said nothing more"
 
 
 def _child(conn, application, submission):

@@ -66,6 +66,9 @@ for dir in $SANDBOX_BINDS; do
     mount -o remount,bind,ro ".$dir" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev ".$dir"
 done
 for link in $SANDBOX_LINKS; do ln -s "$(readlink "$link")" ".$link"; done
+for dir in $SANDBOX_HIDE; do
+    mount -t tmpfs -o "size=4k,mode=555,ro" hidden ".$dir"
+done
 mkdir -p dev scratch
 chmod 1777 scratch
 for node in null zero urandom random; do
@@ -95,6 +98,26 @@ def _binds_and_links():
     return binds, links
 
 
+PACKAGE_DIRS = ("lib/python3*/site-packages", "lib/python3*/dist-packages", "lib/python3/dist-packages",
+                "lib64/python3*/site-packages", "local/lib/python3*/site-packages",
+                "local/lib/python3*/dist-packages")
+
+
+def package_dirs(tops=None):
+    """Every site-packages and dist-packages folder under /usr and the Python installation: where
+    `pip install` puts the course, and with it the reference harness, when a machine installs it
+    the way a learner's image does. The worker runs with no site-packages, so it loses nothing
+    when these are hidden (namespaces) or refused (process mode)."""
+    import glob
+    if tops is None:
+        tops = _binds_and_links()[0]
+    found = set()
+    for top in tops:
+        for pattern in PACKAGE_DIRS:
+            found.update(os.path.realpath(p) for p in glob.glob(os.path.join(top, pattern)) if os.path.isdir(p))
+    return sorted(found)
+
+
 def _namespace_command(mode, rfd, wfd):
     binds, links = _binds_and_links()
     setpriv = shutil.which("setpriv")
@@ -108,7 +131,8 @@ def _namespace_command(mode, rfd, wfd):
                    "--uts", "--fork", "--kill-child=SIGKILL", "--propagation", "private"]
         drop = [setpriv, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
     env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SANDBOX_MB": "24",
-           "SANDBOX_BINDS": " ".join(binds), "SANDBOX_LINKS": " ".join(links)}
+           "SANDBOX_BINDS": " ".join(binds), "SANDBOX_LINKS": " ".join(links),
+           "SANDBOX_HIDE": " ".join(d for d in package_dirs(binds) if " " not in d)}
     inner = drop + [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER, str(rfd), str(wfd)]
     return unshare + ["/bin/sh", "-c", SETUP, "sandbox-setup"] + inner, env, "/scratch"
 
@@ -151,7 +175,7 @@ class Worker:
                 command = [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER,
                            str(to_worker_r), str(from_worker_w)]
                 env, cwd, workdir = {"PATH": "/usr/bin:/bin"}, self.tempdir, self.tempdir
-                protect = list(protect) + [str(REPO), os.path.realpath(sys.prefix),
+                protect = list(protect) + package_dirs([PREFIX, "/usr"]) + [str(REPO), os.path.realpath(sys.prefix),
                                            tempfile.gettempdir(), os.path.expanduser("~")]
             else:
                 command, env, cwd = _namespace_command(self.mode, to_worker_r, from_worker_w)

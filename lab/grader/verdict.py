@@ -20,7 +20,7 @@ import time
 import types
 from pathlib import Path
 
-from lab import checks, checkcell, takeover
+from lab import checks, manifest, takeover
 from lab.grader import sandbox, wire
 
 VERSION = 1
@@ -37,12 +37,8 @@ _starters = {}
 
 
 def learner_names(lesson):
-    """Every name the learner writes in `lesson`, over all its labs."""
-    from harness import syllabus
-    names = []
-    for lab_number in range(1, syllabus.LABS.get(lesson, 1) + 1):
-        names += [n for n in checks.names_for(lesson, lab_number) if n not in names]
-    return names
+    """Every full name the learner writes in `lesson`, over all its labs."""
+    return manifest.names(lesson)
 
 
 def worker_starter(lesson):
@@ -50,9 +46,8 @@ def worker_starter(lesson):
     every gap of every lab of the lesson a stub again. The reference's answers are in no part of
     it, so a submission that hands a gap back to `harness` gets the stub."""
     if lesson not in _starters:
-        from harness import syllabus
         from lab import starters
-        stage = starters.Stage(lesson, syllabus.LABS.get(lesson, 1))
+        stage = starters.Stage(lesson, manifest.last_lab(lesson))
         _starters[lesson] = starters.text_at(stage, every_gap=True)
     return _starters[lesson]
 
@@ -132,7 +127,6 @@ class Session:
         self.limits = limits or sandbox.Limits(cpu_seconds=4 * timeout + 30)
         self.code_cells = [(cell_id, as_python(source)) for cell_id, source in code_cells]
         self.worker = None
-        self.generation = 0
         self.cache = {}
         self.cell_errors = {}     # cell id -> (ename, evalue) of a learner cell that stopped
         self.skip = set()         # cells that timed out or ended the worker: not run again
@@ -142,7 +136,6 @@ class Session:
     def _start(self):
         self.worker = sandbox.Worker(worker_starter(self.lesson), limits=self.limits,
                                      learner_names=learner_names(self.lesson), protect=self.protect)
-        self.generation += 1
         self.cache = {}
         for cell_id, source in self.code_cells:
             if cell_id in self.skip:
@@ -156,10 +149,14 @@ class Session:
                                              f"the cell did not finish within {self.timeout} seconds")
                 self._stop()
                 return self._start()
-            except wire.Gone:
+            except wire.Gone as gone:
                 self.skip.add(cell_id)
-                status = self.worker.exit_status()
-                self.cell_errors[cell_id] = ("ProcessEnded", f"the cell ended the Python process ({status})")
+                if "protocol" in str(gone):   # the grader stopped it for forging messages
+                    self.cell_errors[cell_id] = ("ProtocolBroken", "the cell wrote to the grader's connection "
+                                                 "to its process, so the grader stopped that process")
+                else:
+                    status = self.worker.exit_status()
+                    self.cell_errors[cell_id] = ("ProcessEnded", f"the cell ended the Python process ({status})")
                 self._stop()
                 return self._start()
             if error is not None:
@@ -202,18 +199,6 @@ def _describe(error):
     return (name, str(error))
 
 
-class LearnerNS:
-    """A lab test's `ns`: each name is looked up in the current worker when a test reads it."""
-
-    def __init__(self, session, refs):
-        self._session, self._refs = session, refs
-
-    def __getattr__(self, name):
-        if name.startswith("_") or name not in self._refs:
-            raise AttributeError(name)
-        return self._session.resolve(self._refs[name])
-
-
 # -- the check cell, run here ------------------------------------------------------------------
 
 class GradingLab:
@@ -252,7 +237,7 @@ class GradingLab:
 
     def check(self, lesson, lab, *, hidden=False, **functions):
         session, say = self._session, self._say
-        names = checks.names_for(lesson, lab)
+        names = manifest.names(lesson, lab)
         refs, problems = {}, []
         for name in names:
             ref = functions.get(name, LazyName(session, name))
@@ -262,14 +247,14 @@ class GradingLab:
             except wire.Abort as error:
                 problems.append(f"{name} could not be read: {_abort_reason(session, error)}")
                 continue
-            except NameError:
-                problems.append(f"{name} is not defined: run the cell that defines it first")
+            except NameError as error:
+                problems.append(str(error))
                 continue
             except Exception as error:
                 problems.append(f"{name} could not be read: {type(error).__name__}: {error}")
                 continue
             try:
-                problem = checkcell.signature_problem(name, value)
+                problem = manifest.signature_problem(name, value, lesson)
             except wire.Abort as error:
                 problem = f"{name} could not be read: {_abort_reason(session, error)}"
             if problem:
@@ -279,7 +264,7 @@ class GradingLab:
             for problem in problems:
                 say(f"not yet: {problem}.")
             raise CellFailed(f"lab {lab}: " + "; ".join(problems))
-        ns = LearnerNS(session, refs)
+        ns = manifest.Namespace(refs)
         results = []
         for t in checks.tests_for(lesson, lab, hidden=hidden):
             if session.deadline is not None and time.monotonic() >= session.deadline:

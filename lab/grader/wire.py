@@ -183,10 +183,6 @@ class Remote:
         return f"<{self._type} from the learner's code>"
 
 
-def _is_plain_container(value):
-    return type(value) is list or type(value) is dict
-
-
 class _Encoder:
     """Turns a value into JSON-ready data. Lists and dicts are numbered in the order they are
     first met, so that a later "$r" can name one (aliasing, cycles, and copy-restore)."""
@@ -604,15 +600,37 @@ class Peer:
             code = compile(str(source), str(filename), "exec", dont_inherit=True)
             exec(code, self.namespace)
             return None
-        # lookup: a dotted name in the namespace the cells ran in
-        parts = str(message.get("name", "")).split(".")
+        return _learner_object(self.namespace, str(message.get("name", "")))
+
+
+def _learner_object(namespace, name):
+    """The learner's object for a full name in the namespace the cells ran in, by the rule of
+    lab.manifest.find (which this process cannot import, since `harness` here is the starter): a
+    method is found in a class the learner defined, or as a top-level function of its bare name
+    whose first parameter is self."""
+    import inspect
+    owner, _, attribute = name.rpartition(".")
+    if not owner:
+        if name not in namespace:
+            raise NameError(f"{name} is not defined: run the cell that defines it first")
+        return namespace[name]
+
+    def given(value):
+        module = getattr(getattr(value, "fget", value), "__module__", None) or ""
+        return module == "harness" or module.startswith("harness.")
+
+    cls = namespace.get(owner)
+    if inspect.isclass(cls) and not given(cls) and attribute in vars(cls):
+        return vars(cls)[attribute]
+    value = namespace.get(attribute)
+    if value is not None and not given(value):
         try:
-            value = self.namespace[parts[0]]
-        except KeyError:
-            raise NameError(f"name '{parts[0]}' is not defined") from None
-        for part in parts[1:]:
-            value = getattr(value, part)
-        return value
+            first = next(iter(inspect.signature(getattr(value, "fget", value)).parameters), None)
+        except (TypeError, ValueError):
+            first = None
+        if first == "self":
+            return value
+    raise NameError(f"{name} is not defined: run the cell that defines it (def {attribute}(self, ...)) first")
 
 
 # -- the worker's side --------------------------------------------------------------------------
@@ -667,6 +685,13 @@ def _audit(protect, allow_write, allow_read=()):
     def inside(path, roots):
         return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
+    def hidden(real):
+        """Protected, unless a more specific allowed folder holds it: the Python installation is
+        readable, while a site-packages folder inside it (where an installed course would put
+        the reference) stays protected."""
+        deepest = max((len(r) for r in protect if inside(real, (r,))), default=-1)
+        return deepest > max((len(r) for r in allow_read if inside(real, (r,))), default=-1)
+
     def hook(event, args):
         if event.startswith(refused):
             raise PermissionError(f"{event} is not allowed while your code is graded")
@@ -690,11 +715,11 @@ def _audit(protect, allow_write, allow_read=()):
                 return
             if writing:
                 raise PermissionError(f"writing {path} is not allowed while your code is graded")
-            if protect and inside(real, protect) and not inside(real, allow_read):
+            if protect and hidden(real):
                 raise PermissionError(f"reading {path} is not allowed while your code is graded")
         if event in ("os.listdir", "os.scandir") and protect and args:
             real = os.path.realpath(os.fsdecode(args[0] if args[0] is not None else "."))
-            if inside(real, protect) and not inside(real, allow_read):
+            if hidden(real):
                 raise PermissionError(f"listing {args[0]} is not allowed while your code is graded")
 
     _sys.addaudithook(hook)

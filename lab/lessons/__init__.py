@@ -1,3 +1,46 @@
-"""The lessons as sources: each lessonNN.py holds a lesson's question data (RUNGS, HINTS, LABS),
-and lessonNN.md the text its notebook is generated from. `python -m lab.lessons build 12` makes
-notebooks/12-....ipynb from them and runs it to save its outputs; see build.py."""
+"""The lessons, one folder each: lab/lessons/lessonNN/ is everything lesson NN has of its own.
+
+    lessonNN/__init__.py   TITLE, NOTEBOOK, the questions (RUNGS), the hint ladders (HINTS), and
+                           the lesson's expected facts (sample scores and the like)
+    lessonNN/lesson.md     the text its notebook is generated from (see build.py)
+    lessonNN/checks.py     its lab tests
+    lessonNN/...           whatever else only this lesson uses: stage props, figures, wrong answers
+
+A lesson exists because its folder does: nothing keeps a list of lesson numbers by hand.
+`python -m lab.lessons build 12` makes notebooks/12-....ipynb from the folder and runs it.
+"""
+
+import importlib
+import re
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+_FOLDER = re.compile(r"lesson(\d\d)$")
+
+
+def written():
+    """The numbers of the lessons the course has, in order: those with a folder and a lesson.md."""
+    found = []
+    for path in HERE.iterdir():
+        match = _FOLDER.match(path.name)
+        if match and (path / "lesson.md").is_file() and (path / "__init__.py").is_file():
+            found.append(int(match.group(1)))
+    return sorted(found)
+
+
+class NoSuchLesson(LookupError):
+    """A lesson number the course has no folder for; the message says which lessons exist."""
+
+
+def folder(lesson):
+    """lab/lessons/lessonNN, the place of everything lesson `lesson` has of its own."""
+    return HERE / f"lesson{int(lesson):02d}"
+
+
+def load(lesson, part=None):
+    """The lesson's package (its data), or one of its modules: load(12, "checks")."""
+    if int(lesson) not in written():
+        have = ", ".join(str(n) for n in written()) or "none"
+        raise NoSuchLesson(f"there is no lesson {lesson}: the course has lessons {have}")
+    name = f"lab.lessons.lesson{int(lesson):02d}" + (f".{part}" if part else "")
+    return importlib.import_module(name)

@@ -39,7 +39,6 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-SOURCES = Path(__file__).resolve().parent
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 LANGUAGE = {"codemirror_mode": {"name": "ipython", "version": 3}, "file_extension": ".py",
             "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
@@ -52,23 +51,25 @@ class SourceError(ValueError):
 
 
 def _data(lesson):
-    import importlib
-    return importlib.import_module(f"lab.lessons.lesson{lesson:02d}")
+    from lab import lessons
+    return lessons.load(lesson)
 
 
 def source_path(lesson):
-    return SOURCES / f"lesson{lesson:02d}.md"
+    from lab import lessons
+    lessons.load(lesson)  # a lesson the course does not have is a sentence, not a missing file
+    return lessons.folder(lesson) / "lesson.md"
 
 
 def notebook_path(lesson):
     return NOTEBOOKS / _data(lesson).NOTEBOOK
 
 
-def definition(name):
-    """The reference's text of `name` with its solution markers: what a solution cell holds.
+def definition(name, lesson):
+    """`name` as lesson `lesson` leaves it, with its solution markers: what a solution cell holds.
     One function, so the builder depends on lab.starters in one place only."""
     from lab import starters
-    return starters.definition(name, markers=True).rstrip("\n")
+    return starters.definition(name, markers=True, lesson=lesson).rstrip("\n")
 
 
 def _parse(text, lesson):
@@ -164,8 +165,11 @@ def cells(lesson):
         elif kind == "solution":
             if "def" not in opts or not cell_id:
                 raise SourceError(f"{where}: a solution cell needs id=... and def=...")
-            above = (text + "\n\n") if text else ""
-            cell = nbformat.v4.new_code_cell(above + definition(opts["def"]))
+            # The gap's own words (harness/gaps) go above the definition: nbgrader keeps them
+            # when it stubs the solution, so the learner's edition says what the starter says.
+            from harness import gaps
+            above = "".join(part + "\n\n" for part in (text, gaps.comments(lesson, opts["def"])) if part)
+            cell = nbformat.v4.new_code_cell(above + definition(opts["def"], lesson))
         elif kind == "tests":
             if "points" not in opts or not cell_id:
                 raise SourceError(f"{where}: a tests cell needs id=... and points=...")
@@ -296,11 +300,15 @@ def main(argv=None):
         nb = learner_copy(nbformat.read(notebook_path(args.lesson), as_version=4))
         Path(args.out).write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
         return 0
-    if args.check:
-        problem = stale(args.lesson)
-        print(problem or f"{notebook_path(args.lesson).name} is up to date with its source")
-        return 1 if problem else 0
-    print(build(args.lesson, run=not args.no_run).relative_to(ROOT))
+    try:
+        if args.check:
+            problem = stale(args.lesson)
+            print(problem or f"{notebook_path(args.lesson).name} is up to date with its source")
+            return 1 if problem else 0
+        print(build(args.lesson, run=not args.no_run).relative_to(ROOT))
+    except (SourceError, LookupError) as error:
+        print(f"python -m lab build: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

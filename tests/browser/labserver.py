@@ -6,12 +6,12 @@ names what went wrong and ends with the last lines of the log that explains it:
 
 - `ensure_chromium()`: Debian's `chromium` at /usr/bin/chromium, installed with apt-get when it is
   missing (never a downloaded browser build, never `playwright install`).
-- `JupyterLab`: the command the README's `make lab` runs (read from `make -n lab`, so the two
-  cannot drift apart), from the repository's root, with its --notebook-dir pointed at a directory
-  of the test's own, on a free loopback port, with a token-less test config and JupyterLab
-  settings of its own (windowing off, no news). Every Jupyter directory (config, data, runtime,
-  settings, workspaces, IPython) is a fresh one under the server's home, so nothing on the machine
-  leaks in and nothing the test does leaks out.
+- `JupyterLab`: the command the README's `make lab` runs (printed by `make lab
+  ARGS=--print-command`, so the two cannot drift apart), from the repository's root, with its
+  --notebook-dir pointed at a directory of the test's own, on a free loopback port, with a
+  token-less test config and JupyterLab settings of its own (windowing off, no news). Every
+  Jupyter directory (config, data, runtime, settings, workspaces, IPython) is a fresh one under
+  the server's home, so nothing on the machine leaks in and nothing the test does leaks out.
 - `launch_chromium()`: headless Chromium through Python Playwright with the flags a closed network
   needs and a fresh profile.
 """
@@ -80,18 +80,19 @@ c.LabApp.news_url = None
 
 
 def make_lab_command():
-    """The command `make lab` runs, as a list, read from `make -n lab` in the repository.
+    """The command `make lab` runs, as a list: `make lab ARGS=--print-command` has start.py (what
+    `make lab` runs) print its JupyterLab command instead of running it, installing nothing.
 
     Relative paths in it are relative to the repository's root, where the server is started."""
     try:
-        done = subprocess.run(["make", "--no-print-directory", "-n", "-s", "lab", "ARGS="],
+        done = subprocess.run(["make", "--no-print-directory", "-s", "lab", "ARGS=--print-command"],
                               cwd=REPO, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SetupFailed(f"could not ask make what `make lab` runs: {exc}") from None
     lines = [l for l in done.stdout.splitlines() if " lab" in l and "jupyter" in l]
     if done.returncode != 0 or not lines:
-        raise SetupFailed("`make -n lab` shows no `jupyter lab` command (exit code "
-                          f"{done.returncode}):\n{done.stdout}{done.stderr}")
+        raise SetupFailed("`make lab ARGS=--print-command` shows no `jupyter lab` command (exit "
+                          f"code {done.returncode}):\n{done.stdout}{done.stderr}")
     command = shlex.split(lines[-1])
     command[0] = str(REPO / command[0])            # .venv/bin/jupyter, from the repository
     if not any(a.startswith("--notebook-dir=") for a in command):

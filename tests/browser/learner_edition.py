@@ -1,4 +1,4 @@
-"""The learner's edition of lesson 12, made the way the course makes it: the instructor's release
+"""The learner's edition of a lesson (lesson 12 by default), made the way the course makes it: the instructor's release
 command, `python -m lab.grader --course DIR release` (grading's setup from notebooks/, then
 nbgrader's generate_assignment), into a temporary course directory.
 
@@ -24,7 +24,7 @@ def learner_edition(dest, work, master=MASTER, timeout=180):
     `work` becomes the temporary course directory (nbgrader_config.py, source/, release/,
     gradebook.db, and release.log), and holds the master as it was released (master.ipynb)."""
     if not master.exists():
-        raise SetupFailed(f"{master.relative_to(REPO)} does not exist, so there is no lesson 12 "
+        raise SetupFailed(f"{master.relative_to(REPO)} does not exist, so there is no lesson "
                           "to open in the browser.")
     work = Path(work)
     shutil.rmtree(work, ignore_errors=True)
@@ -44,16 +44,16 @@ def learner_edition(dest, work, master=MASTER, timeout=180):
             done = subprocess.run(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
                                   stdin=subprocess.DEVNULL, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise SetupFailed(f"the release of lesson 12 took more than {timeout} s. "
+            raise SetupFailed(f"the release of {master.stem} took more than {timeout} s. "
                               f"Last lines of {log}:\n{tail(log)}") from None
     released = work / "release" / assignment / master.name
     if done.returncode != 0 or not released.exists():
-        raise SetupFailed(f"the release of lesson 12 failed (exit code {done.returncode}). "
+        raise SetupFailed(f"the release of {master.stem} failed (exit code {done.returncode}). "
                           f"Last lines of {log}:\n{tail(log)}")
     text = released.read_text()
     for marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
         if marker in text:
-            raise SetupFailed(f"the release of lesson 12 still holds {marker!r}: it is not the "
+            raise SetupFailed(f"the release of {master.stem} still holds {marker!r}: it is not the "
                               "learner's edition")
     Path(dest).mkdir(parents=True, exist_ok=True)
     target = Path(dest) / master.name

@@ -1,11 +1,11 @@
 """What a learner does in lesson 12, step by step, and what each step must show them.
 
 Each step acts through the page and then waits, up to a limit, for what the learner should see:
-the feedback the lesson data (lab/lessons/lesson12.py) gives that answer, the model answer, the
+the feedback the lesson data (lab/lessons/lesson12/) gives that answer, the model answer, the
 hint, the check's sentence. If the page shows something else, the step raises LearnerSawProblem
 saying which rung or cell, what was done, what was expected and what was shown.
 
-The rungs' CSS classes are the ones lab/rungs.py documents as stable.
+The rungs' CSS classes are the ones lab/rungs/ documents as stable.
 """
 
 import re
@@ -135,8 +135,25 @@ def type_number(nb, rung_id, number, press="Enter"):
     return expected
 
 
+def multi_verdict(item, picked):
+    """What a tick-all rung says after Check with the options `picked` ticked, written out here
+    from the lesson data: "Yes." and its right text, or the count of options whose tick is
+    right and a ✗ line, with that option's own feedback, for each one got wrong."""
+    wrong = [(i, tick) for i, tick in enumerate(item.ticks) if (i in picked) != tick.fits]
+    if not wrong:
+        return "Yes. " + item.right
+    lines = [f"Not quite: {len(item.ticks) - len(wrong)} of {len(item.ticks)} right. "
+             + ("The option you got wrong:" if len(wrong) == 1 else "The options you got wrong:")]
+    for i, tick in wrong:
+        how = "ticked, but it does not fit." if i in picked else "it fits, but is not ticked."
+        lines.append(f"✗ “{tick.text}”: {how} {tick.feedback}")
+    return " ".join(lines + [item.wrong])
+
+
 def tap_and_check(nb, rung_id, indexes):
-    """Tap the options `indexes` of a multi-select rung, press Check, see the verdict."""
+    """Tap the options `indexes` (each one not tapped yet) of a multi-select rung, press Check,
+    see the verdict on what is tapped now: the count and each wrong option's own feedback, and
+    every option marked ✓ or ✗ as well as coloured."""
     item = spec(rung_id)
     box = rung(nb, rung_id)
     for index in indexes:
@@ -145,12 +162,51 @@ def tap_and_check(nb, rung_id, indexes):
         button.click()
         nb.page.wait_for_function("(el) => el.classList.contains('lab-rung-chosen')",
                                   arg=button.element_handle(), timeout=FEEDBACK_TIMEOUT * 1000)
+    options = [box.locator(f".lab-rung-option-{i}") for i in range(len(item.ticks))]
+    picked = {i for i, button in enumerate(options)
+              if "lab-rung-chosen" in (button.get_attribute("class") or "")}
     box.locator(".lab-rung-submit").click()
-    fits = {i for i, (_, right) in enumerate(item.options) if right}
-    expected = ("Yes. " + item.right) if set(indexes) == fits else ("Not quite. " + item.wrong)
+    expected = multi_verdict(item, picked)
     wait_for_text(nb, box.locator(".lab-rung-feedback"), expected, FEEDBACK_TIMEOUT,
-                  f"rung {rung_id}: after tapping options {list(indexes)} and Check, its feedback")
+                  f"rung {rung_id}: after Check with options {sorted(picked)} tapped, its feedback")
+    for i, (button, tick) in enumerate(zip(options, item.ticks)):
+        right = (i in picked) == tick.fits
+        mark, verdict = ("✓", "lab-rung-right") if right else ("✗", "lab-rung-wrong")
+        shown, classes = button.inner_text().strip(), button.get_attribute("class") or ""
+        if not shown.startswith(mark) or verdict not in classes:
+            raise LearnerSawProblem(f"rung {rung_id}: after Check, option {i} should be marked "
+                                    f"{mark} and {verdict}; it shows {shown[:40]!r} with the "
+                                    f"classes {classes}")
     return expected
+
+
+def write_answer(nb, rung_id, answer):
+    """Type `answer` into an open question's text area; it is sent when the area loses focus."""
+    area = rung(nb, rung_id).locator(".lab-rung-open-text textarea")
+    area.scroll_into_view_if_needed()
+    area.fill(answer)
+
+
+def compare(nb, rung_id):
+    """Tick an open question's "I compared my answer ..." box (its model answer is showing); see
+    that the rung was not counted as answered before the tick, and is after it."""
+    box = rung(nb, rung_id)
+    classes = box.get_attribute("class") or ""
+    if "lab-rung-answered" in classes:
+        raise LearnerSawProblem(f"rung {rung_id}: counted as answered before the learner said "
+                                "they compared their answer with the model answer")
+    tick = box.locator(".lab-rung-compared input[type=checkbox]")
+    if not tick.is_visible():
+        raise LearnerSawProblem(f"rung {rung_id}: no \"I compared my answer\" box to tick once "
+                                "the model answer shows")
+    tick.scroll_into_view_if_needed()
+    tick.check()
+    try:
+        nb.page.wait_for_function("(el) => el.classList.contains('lab-rung-answered')",
+                                  arg=box.element_handle(), timeout=FEEDBACK_TIMEOUT * 1000)
+    except Exception as error:  # playwright's TimeoutError; said as what the learner saw
+        raise LearnerSawProblem(f"rung {rung_id}: ticked \"I compared\", and the rung is still "
+                                "not marked answered") from error
 
 
 def reveal(nb, rung_id):

@@ -1,12 +1,17 @@
 """lab.check, as a notebook's check cell calls it: sentences for the learner, a raise for nbgrader,
-and the learner's code taking over harness once a lab passes."""
+a time limit on every test, an interrupt that ends in a sentence, and the learner's code taking
+over harness once a lab passes."""
+
+import _thread
+import time
 
 import pytest
 
 import harness
 import lab
-from lab import takeover
-from tests.fixtures.wrong_lesson12 import summarize_offering_tools
+from lab import checkcell, lessons, takeover
+
+summarize_offering_tools = lessons.load(12, "wrong").summarize_offering_tools
 
 REFERENCE_FIND_CUT = harness.find_cut
 
@@ -17,6 +22,7 @@ def clean(monkeypatch, tmp_path):
     monkeypatch.setenv("LAB_RUNGS_DIR", str(tmp_path))
     yield
     takeover.use_reference(12)
+    checkcell.PASSED.clear()  # a pass here must not show in another test's lab.progress()
 
 
 def stub(model, messages):
@@ -26,7 +32,8 @@ def stub(model, messages):
 def test_an_empty_gap_is_not_done_yet_and_does_not_raise(capsys):
     lab.check(12, 1, summarize=stub)
     out = capsys.readouterr().out
-    assert out.startswith("Lab 1 is not done yet: summarize still raises NotImplementedError.")
+    assert out.startswith("Lab 1 is not done yet: summarize still raises NotImplementedError, so there is "
+                          "nothing to test.")
     assert harness.summarize is not stub
 
 
@@ -34,7 +41,7 @@ def test_a_wrong_gap_gets_the_failing_tests_sentence(capsys):
     lab.check(12, 1, summarize=summarize_offering_tools)
     out = capsys.readouterr().out
     assert "Lab 1 of lesson 12, tests: 2 of 3 pass." in out
-    assert "why: the summariser answered the conversation's question, because the call offered tools" in out
+    assert "why: summarize got the conversation's question answered instead of a summary, because the " in out
     assert takeover.running_on()["summarize"] == "reference"
 
 
@@ -54,7 +61,11 @@ def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsy
         return REFERENCE_FIND_CUT(rows, keep_recent_tokens)
 
     lab.check(12, 2, find_cut=mine, rows=harness.SessionLog.rows, compact=harness.compact)
-    assert "7 of 7 pass" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "7 of 7 pass" in out
+    # the success line names the cells that now run on the learner's code, as the lesson lists them
+    assert "re-run them to see it" in out and "The walk back and the cut" in out and "Figure 12.1" in out
+    assert "The compaction line and its replay" in out
     assert harness.find_cut is mine and takeover.running_on()["find_cut"] == "yours"
     lab.progress(12)
     assert "[x] lab 2" in capsys.readouterr().out
@@ -79,3 +90,55 @@ def test_a_wrong_signature_or_missing_name_is_a_sentence(capsys):
 
 def test_the_check_returns_nothing_so_nbgrader_sees_no_partial_credit():
     assert lab.check(12, 1, summarize=harness.summarize) is None
+
+
+def test_an_endless_loop_is_stopped_and_reported_in_one_sentence(capsys):
+    def find_cut(rows, keep_recent_tokens):
+        while True:
+            pass
+    started = time.monotonic()
+    lab.check(12, 2, find_cut=find_cut, rows=harness.SessionLog.rows, compact=harness.compact, timeout=0.5)
+    out = " ".join(capsys.readouterr().out.split())
+    assert time.monotonic() - started < 10
+    assert "why: find_cut (at line " in out
+    assert "of its definition) did not finish within 0.5 s, so the check stopped it: an endless loop?" in out
+    assert "Traceback" not in out and "The other 6 tests were not run" in out
+    assert takeover.running_on()["find_cut"] == "reference"
+
+
+def test_an_endless_loop_under_nbgrader_scores_zero(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+
+    def summarize(model, messages):
+        while True:
+            pass
+    with pytest.raises(AssertionError, match="did not finish"):
+        lab.check(12, 1, summarize=summarize, timeout=0.3)
+
+
+def test_an_interrupt_ends_the_check_with_a_sentence(capsys):
+    def summarize(model, messages):
+        _thread.interrupt_main()  # as the stop button does: KeyboardInterrupt in the main thread
+        time.sleep(0.5)
+        return "late"
+    lab.check(12, 1, summarize=summarize)
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("Check stopped: you interrupted it during the test")
+    assert "Traceback" not in out and takeover.running_on()["summarize"] == "reference"
+
+
+def test_a_cell_that_does_not_parse_or_raised_is_named():
+    problem = checkcell.cell_problem("summarize", ["x = 1", "def summarize(model, messages)\n    pass\n"])
+    assert problem == ("the cell that defines summarize does not parse (line 1: expected ':'): fix it "
+                       "and run that cell again")
+    problem = checkcell.cell_problem("SessionLog.rows", ["open('nope')\ndef rows(self):\n    return []\n"])
+    assert problem.startswith("the cell that defines SessionLog.rows raised an error before rows was defined")
+    assert checkcell.cell_problem("compact", ["lab.check(12, lab=2)  # compact above"]) == ""
+
+
+def test_only_the_gaps_still_stubbed_are_named(capsys):
+    def compact(log, model, *, keep_recent_tokens):
+        raise NotImplementedError()
+    lab.check(12, 2, find_cut=harness.find_cut, rows=harness.SessionLog.rows, compact=compact)
+    out = capsys.readouterr().out
+    assert "why: not written yet (it still raises NotImplementedError)." in out

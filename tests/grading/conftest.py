@@ -1,7 +1,9 @@
 """One instructor flow, run once for all the grading tests: a course directory made from
-notebooks/, the release, every sample and attack submission, the parallel autograde, the
-feedback and the export. `nbgrader validate` on the source and `--invert` on the release run in
-the background meanwhile."""
+notebooks/, every written lesson released as its own assignment, every lesson's sample
+submissions (and lesson 12's attacks) in one parallel autograde, the feedback and the export.
+`nbgrader validate` on each source and `--invert` on each release run in the background
+meanwhile. graded.lessons[n] holds each lesson's part; the top-level names are lesson 12's, the
+assignment the attacks aim at."""
 
 import hashlib
 import io
@@ -12,7 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT = 4   # seconds a check cell may take here: the loop fixture waits for it once
-FEEDBACK = ("unchanged", "lab1-only", "hidden-tests-matter")
+FEEDBACK = ("unchanged", "lab2-cut-backwards", "hidden-only")
 
 
 def snapshot(*folders):
@@ -25,15 +27,20 @@ def snapshot(*folders):
     return out
 
 
-def _validations(root, source, release):
-    """Both validations, in a forked process that runs while the autograde does: (send, process)."""
+ATTACKED = 12   # the lesson whose extra submissions hold the attacks
+
+
+def _validations(root, pairs):
+    """Both validations of each (source, release), in a forked process that runs while the
+    autograde does: (receive, process)."""
     import multiprocessing
     from lab.grader import release_checks
 
     def work(conn):
         try:
-            conn.send({"source": release_checks.validate(root, source),
-                       "release": release_checks.validate(root, release, invert=True)})
+            conn.send({name: {"source": release_checks.validate(root, source),
+                              "release": release_checks.validate(root, release, invert=True)}
+                       for name, (source, release) in pairs.items()})
         except BaseException as error:   # reported by the tests that read it
             conn.send({"error": f"{type(error).__name__}: {error}"})
         conn.close()
@@ -48,29 +55,39 @@ def _validations(root, source, release):
 
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory):
+    from lab import lessons
     from lab.grader import autograde, course, feedback, fixtures, grades
     root = tmp_path_factory.mktemp("course")
     course.setup(root)
     application = course.app(root)
     api = course.api(application)
-    result = api.generate_assignment(fixtures.LESSON12, force=True, create=True)
-    assert result["success"], result.get("error")
-    name = fixtures.LESSON12
-    source = root / "source" / name / f"{name}.ipynb"
-    release = root / "release" / name / f"{name}.ipynb"
-    validations, validating = _validations(root, source, release)
+    names = {lesson: fixtures.assignment(lesson) for lesson in lessons.written()}
+    pairs = {}
+    for lesson, name in names.items():
+        result = api.generate_assignment(name, force=True, create=True)
+        assert result["success"], result.get("error")
+        pairs[name] = (root / "source" / name / f"{name}.ipynb", root / "release" / name / f"{name}.ipynb")
+    validations, validating = _validations(root, pairs)
     protected = snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks")
-    written = fixtures.write(root)
+    written = {lesson: fixtures.write(root, lesson) for lesson in names}
     progress = io.StringIO()
     submissions = autograde.run(root, jobs=2, timeout=TIMEOUT, progress=True, out=progress)
-    failed = feedback.run(root, name, only=FEEDBACK, jobs=2)
-    assert not failed, failed
+    if ATTACKED in names:
+        failed = feedback.run(root, names[ATTACKED], only=FEEDBACK, jobs=2)
+        assert not failed, failed
     rows = grades.export(root, root / "grades.csv")
     validated = validations.recv() if validations.poll(300) else {"error": "the validations took over 300 s"}
     validating.join(timeout=10)
+    parts = {}
+    for lesson, name in names.items():
+        parts[lesson] = SimpleNamespace(
+            lesson=lesson, assignment=name, written=written[lesson],
+            submissions={s.student: s for s in submissions if s.assignment == name},
+            scores=grades.scores(root, name),
+            validated=validated.get(name, validated) if "error" not in validated else validated,
+            source=pairs[name][0], release=pairs[name][1], master=REPO / "notebooks" / f"{name}.ipynb")
+    main = parts.get(ATTACKED)
     return SimpleNamespace(
-        root=root, assignment=name, written=written, submissions={s.student: s for s in submissions},
-        progress=progress.getvalue(), scores=grades.scores(root, name), rows=rows,
+        root=root, lessons=parts, progress=progress.getvalue(), rows=rows, all_submissions=submissions,
         protected_before=protected, protected_after=snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks"),
-        validated=validated, source=source, release=release,
-        master=REPO / "notebooks" / f"{name}.ipynb")
+        **(vars(main) if main else {}))

@@ -19,10 +19,12 @@ def test_the_committed_nbgrader_config_is_what_the_generator_makes():
 
 
 def test_setup_makes_one_assignment_per_lesson_notebook(tmp_path):
-    assert course.setup(tmp_path) == ["nbgrader_config.py",
-                                      "source/12-memory-that-outlives-the-process/12-memory-that-outlives-the-process.ipynb"]
+    from lab import lessons
+    from lab.grader import fixtures
+    names = sorted(fixtures.assignment(n) for n in lessons.written())
+    assert course.setup(tmp_path) == ["nbgrader_config.py"] + [f"source/{n}/{n}.ipynb" for n in names]
     assert course.setup(tmp_path, check=True) == []
-    assert course.assignments(tmp_path) == ["12-memory-that-outlives-the-process"]
+    assert course.assignments(tmp_path) == names
 
 
 def test_setup_check_finds_a_hand_edited_file(tmp_path):
@@ -76,3 +78,9 @@ def test_plain_nbgrader_autograde_grades_in_the_sandbox(graded):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Sandboxed tests of 12-memory-that-outlives-the-process: 4 check cells, 4 failed" in done.stderr
     assert grades.scores(graded.root, graded.assignment)[student]["total"] == 0
+
+
+def test_the_grade_id_table_in_the_docs_is_current():
+    from lab.grader import course
+    assert course.GRADE_IDS.read_text(encoding="utf-8") == course.grade_id_doc(), \
+        "docs/grade-ids.md is stale: run python -m lab.grader setup"

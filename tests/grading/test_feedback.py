@@ -46,21 +46,23 @@ def test_feedback_on_an_untouched_release_shows_no_solution(graded, secrets):
 
 
 def test_feedback_says_why_each_failing_test_failed(graded):
-    text = _feedback(graded, "lab1-only")
-    assert "Lab 1 of lesson 12, hidden tests: 5 of 5 pass." in text
-    assert "Lab 2 of lesson 12, tests: 6 of 7 pass." in text
-    assert _why_after_the_cross(text, "Lab 2 of lesson 12, tests: 6 of 7 pass.")
+    text = _feedback(graded, "lab2-cut-backwards")
+    hidden1 = len(checks.tests_for(12, 1, hidden=True))
+    visible2 = len(checks.tests_for(12, 2, hidden=False))
+    assert f"Lab 1 of lesson 12, hidden tests: {hidden1} of {hidden1} pass." in text
+    line = f"Lab 2 of lesson 12, tests: {visible2 - 1} of {visible2} pass."
+    assert line in text and _why_after_the_cross(text, line)
     assert "lab 2's visible tests have not passed, so its hidden tests earn nothing." in text
 
 
 def test_feedback_shows_the_hidden_tests_results_by_title(graded):
-    text = _feedback(graded, "hidden-tests-matter")
+    text = _feedback(graded, "hidden-only")
     hidden = [t.title for t in checks.tests_for(12, 1, hidden=True)]
-    assert "Lab 1 of lesson 12, hidden tests: 4 of 5 pass." in text
-    assert _why_after_the_cross(text, "Lab 1 of lesson 12, hidden tests: 4 of 5 pass.")
+    line = f"Lab 1 of lesson 12, hidden tests: {len(hidden) - 1} of {len(hidden)} pass."
+    assert line in text and _why_after_the_cross(text, line)
     assert all(" ".join(title.split()[:6]) in " ".join(text.split()) for title in hidden)
 
 
 def test_the_leak_finder_finds_a_planted_hidden_line(graded, secrets):
-    text = _feedback(graded, "lab1-only") + "\n" + secrets["hidden"][0] + "\n"
+    text = _feedback(graded, "lab2-cut-backwards") + "\n" + secrets["hidden"][0] + "\n"
     assert audit.leaks(text, secrets["hidden"]) == [secrets["hidden"][0]]

@@ -5,19 +5,27 @@ what the headings say."""
 import copy
 
 import nbformat
+import pytest
 
+from lab import lessons, manifest
 from lab.grader import audit, release_checks
 
-
-def test_validate_passes_on_the_source_notebook(graded):
-    assert "error" not in graded.validated, graded.validated
-    assert graded.validated["source"] == {}, release_checks.validate_problems(graded.validated["source"], False)
+LESSONS = pytest.mark.parametrize("lesson", lessons.written(), ids=lambda n: f"lesson{n:02d}")
 
 
-def test_validate_invert_fails_every_check_cell_of_the_release(graded):
-    release = nbformat.read(graded.release, as_version=4)
-    assert len(release_checks.graded_cells(release)) == 4
-    assert graded.validated["release"] == {}, release_checks.validate_problems(graded.validated["release"], True)
+@LESSONS
+def test_validate_passes_on_the_source_notebook(graded, lesson):
+    validated = graded.lessons[lesson].validated
+    assert "error" not in validated, validated
+    assert validated["source"] == {}, release_checks.validate_problems(validated["source"], False)
+
+
+@LESSONS
+def test_validate_invert_fails_every_check_cell_of_the_release(graded, lesson):
+    part = graded.lessons[lesson]
+    release = nbformat.read(part.release, as_version=4)
+    assert len(release_checks.graded_cells(release)) == 2 * len(manifest.labs(lesson))
+    assert part.validated["release"] == {}, release_checks.validate_problems(part.validated["release"], True)
 
 
 def test_a_check_cell_that_passes_on_the_release_is_reported():
@@ -30,9 +38,11 @@ def test_a_check_cell_that_passes_on_the_release_is_reported():
         "validate: a check cell fails on the source: lab.check(12, lab=1): AssertionError: lab 1 is not done"]
 
 
-def test_the_release_holds_no_solution_and_no_hidden_test(graded):
-    master = nbformat.read(graded.source, as_version=4)
-    release = nbformat.read(graded.release, as_version=4)
+@LESSONS
+def test_the_release_holds_no_solution_and_no_hidden_test(graded, lesson):
+    part = graded.lessons[lesson]
+    master = nbformat.read(part.source, as_version=4)
+    release = nbformat.read(part.release, as_version=4)
     assert release_checks.static_problems(master, release) == []
 
 
@@ -45,8 +55,9 @@ def test_a_solution_line_left_in_the_release_is_found(graded):
     assert problems and "line" in problems[0] and "solution code" in problems[0], problems
 
 
-def test_the_points_add_up_to_what_the_headings_say(graded):
-    master = nbformat.read(graded.source, as_version=4)
+@LESSONS
+def test_the_points_add_up_to_what_the_headings_say(graded, lesson):
+    master = nbformat.read(graded.lessons[lesson].source, as_version=4)
     assert audit.point_problems(master) == []
 
 

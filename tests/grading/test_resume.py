@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from lab.grader import autograde, grades
+from lab.grader import autograde, fixtures, grades
 
 STUDENTS = ["correct", "lab1-only", "unchanged"]
 
@@ -17,14 +17,14 @@ def course_copy(graded, tmp_path):
     root = tmp_path / "course"
     shutil.copytree(graded.root, root, ignore=shutil.ignore_patterns("feedback"))
     for student in STUDENTS:
-        shutil.rmtree(root / "autograded" / student)
+        shutil.rmtree(root / "autograded" / student / graded.assignment)
         (root / ".autograde" / "done" / graded.assignment / f"{student}.json").unlink()
     return root
 
 
 def test_a_second_run_skips_everything_already_recorded(graded):
     out = io.StringIO()
-    submissions = autograde.run(graded.root, jobs=2, progress=True, out=out)
+    submissions = autograde.run(graded.root, assignments=[graded.assignment], jobs=2, progress=True, out=out)
     statuses = {s.student: s.status for s in submissions}
     assert statuses.pop("not-a-notebook") == "error"
     assert set(statuses.values()) == {"skipped"}
@@ -44,20 +44,23 @@ def test_an_interrupted_run_carries_on_where_it_stopped(graded, course_copy, mon
     monkeypatch.setattr(autograde, "_record", record_then_stop)
     out = io.StringIO()
     with pytest.raises(KeyboardInterrupt):
-        autograde.run(course_copy, students=STUDENTS, jobs=2, out=out)
+        autograde.run(course_copy, assignments=[graded.assignment], students=STUDENTS, jobs=2, out=out)
     assert "interrupted: 1 of 3 recorded. Run the same command again to carry on" in out.getvalue()
     monkeypatch.setattr(autograde, "_record", real)
-    again = {s.student: s.status for s in autograde.run(course_copy, students=STUDENTS, jobs=2, progress=False)}
+    again = {s.student: s.status for s in autograde.run(course_copy, assignments=[graded.assignment],
+                                                        students=STUDENTS, jobs=2, progress=False)}
     assert again == {calls[0]: "skipped", **{s: "graded" for s in STUDENTS if s != calls[0]}}
     scores = grades.scores(course_copy, graded.assignment)
-    assert {s: scores[s]["total"] for s in STUDENTS} == {"correct": 15, "lab1-only": 5, "unchanged": 0}
+    expected = fixtures.by_name(graded.lesson)
+    assert {s: scores[s]["total"] for s in STUDENTS} == {s: expected[s].score for s in STUDENTS}
 
 
 def test_a_changed_submission_is_graded_again(graded, course_copy):
-    autograde.run(course_copy, students=STUDENTS, jobs=2, progress=False)
+    autograde.run(course_copy, assignments=[graded.assignment], students=STUDENTS, jobs=2, progress=False)
     notebook = course_copy / "submitted" / "lab1-only" / graded.assignment / f"{graded.assignment}.ipynb"
     correct = course_copy / "submitted" / "correct" / graded.assignment / f"{graded.assignment}.ipynb"
     notebook.write_bytes(correct.read_bytes())   # lab1-only hands in a corrected notebook
-    statuses = {s.student: s.status for s in autograde.run(course_copy, students=STUDENTS, jobs=2, progress=False)}
+    statuses = {s.student: s.status for s in autograde.run(course_copy, assignments=[graded.assignment],
+                                                           students=STUDENTS, jobs=2, progress=False)}
     assert statuses == {"correct": "skipped", "lab1-only": "graded", "unchanged": "skipped"}
-    assert grades.scores(course_copy, graded.assignment)["lab1-only"]["total"] == 15
+    assert grades.scores(course_copy, graded.assignment)["lab1-only"]["total"] == fixtures.by_name(graded.lesson)["correct"].score

@@ -172,7 +172,9 @@ def test_the_worker_harness_holds_no_answer():
     long_reply = {"role": "assistant", "content": [{"type": "text", "text": "x" * 400}]}
     rows = [("e1", {"role": "user", "content": "a"}), ("e2", long_reply), ("e3", {"role": "user", "content": "b"})]
     budget = namespace["estimate_tokens"]([rows[2][1]]) + 1
-    assert namespace["find_cut"](rows, budget) == 1   # the walk back stops on e2; no snap forward to e3
+    with pytest.raises(NotImplementedError):   # the given walk back runs, then the open snap forward
+        namespace["find_cut"](rows, budget)
+    assert namespace["find_cut"](rows, 10**6) == 0   # all of it fits: the given part answers alone
 
 
 def test_a_check_cell_that_escapes_the_grading_lab_fails_closed():
@@ -216,7 +218,8 @@ def test_every_attack_scores_what_it_earned_in_the_weaker_process_sandbox(graded
     ctx = fixtures.context(graded.root)
     from .conftest import snapshot
     before = snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks")
-    for fixture in fixtures.ATTACKS:
+    from lab.lessons.lesson12.samples import ATTACKS
+    for fixture in ATTACKS:
         nb = fixtures.build(fixture, release, master, ctx)
         result = verdict.grade(12, nbgrader_ext.prepared(nb, book), nbgrader_ext.grade_cells_of(book),
                                timeout=10, protect=[str(graded.root)])
@@ -224,3 +227,22 @@ def test_every_attack_scores_what_it_earned_in_the_weaker_process_sandbox(graded
         assert got == fixture.score, (fixture.name, {k: v["reason"] for k, v in result["cells"].items()})
     assert not (graded.root / "PWNED").exists()
     assert snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks") == before
+
+
+def test_a_cell_that_forges_messages_on_the_grader_connection_is_named_for_it():
+    """Writing into the worker's pipe to the grader breaks the protocol: the grader stops that
+    process, and the cell's error says so instead of claiming the cell ended it."""
+    forge = ("import os\n"
+             "for fd in range(3, 64):\n"
+             "    try:\n"
+             "        os.write(fd, b'{\"k\": \"r\", \"n\": 999999, \"v\": 1}\\n' * 50)\n"
+             "    except OSError:\n"
+             "        pass\n"
+             "x = 1\n")
+    session = verdict.Session(12, [("forger", forge), ("after", "y = 2\n")], timeout=10)
+    try:
+        session.ensure()
+        name, text = session.cell_errors.get("forger", ("", ""))
+        assert name == "ProtocolBroken" and "connection" in text, session.cell_errors
+    finally:
+        session.close()

@@ -6,35 +6,48 @@ import json
 import nbformat
 import pytest
 
-from lab.grader import fixtures
+from lab import lessons
+from lab.grader import fixtures, release_checks
 
-CHECKS = fixtures.ALL_CHECKS
-POINTS = {"lab1-tests": 3, "lab1-hidden": 2, "lab2-tests": 7, "lab2-hidden": 3}
+CASES = [(lesson, f) for lesson in lessons.written() for f in fixtures.fixtures_of(lesson)]
 
 
-@pytest.mark.parametrize("fixture", fixtures.FIXTURES, ids=lambda f: f.name)
-def test_each_submission_gets_exactly_its_score(graded, fixture):
-    assert fixture.score == sum(POINTS[c] for c in fixture.passing), \
+@pytest.mark.parametrize("lesson,fixture", CASES, ids=[f"{n}-{f.name}" for n, f in CASES])
+def test_each_submission_gets_exactly_its_score(graded, lesson, fixture):
+    part = graded.lessons[lesson]
+    master = nbformat.read(part.master, as_version=4)
+    checks = release_checks.graded_cells(master)
+    points = {c: fixtures.points(master, c) for c in checks}
+    assert fixture.score == sum(points[c] for c in fixture.passing), \
         f"the fixture {fixture.name} states a total that its passing cells do not add up to"
-    got = graded.scores[fixture.name]
+    got = part.scores[fixture.name]
     assert got["total"] == fixture.score, (
-        f"{fixture.name} ({fixture.about}) scored {got['total']}, not {fixture.score}: {got['cells']}")
-    want = {cell: float(POINTS[cell] if cell in fixture.passing else 0) for cell in CHECKS}
-    assert {c: got["cells"][c] for c in CHECKS} == want
+        f"lesson {lesson}: {fixture.name} ({fixture.about}) scored {got['total']}, not {fixture.score}: {got['cells']}")
+    want = {cell: float(points[cell] if cell in fixture.passing else 0) for cell in checks}
+    assert {c: got["cells"][c] for c in checks} == want
 
 
-def test_the_points_match_the_notebook(graded):
-    master = nbformat.read(graded.master, as_version=4)
-    assert {c: fixtures.points(master, c) for c in CHECKS} == POINTS
+@pytest.mark.parametrize("lesson", lessons.written())
+def test_correct_earns_every_point_and_the_release_none(graded, lesson):
+    part = graded.lessons[lesson]
+    master = nbformat.read(part.master, as_version=4)
+    total = sum(fixtures.points(master, c) for c in release_checks.graded_cells(master))
+    assert part.scores["correct"]["total"] == total and part.scores["unchanged"]["total"] == 0
 
 
 def test_every_fixture_is_in_the_one_gradebook_and_the_export(graded):
+    """nbgrader's export has a row for every student and every assignment; one that a student never
+    handed in scores 0."""
     import csv
-    assert set(graded.scores) == {f.name for f in fixtures.FIXTURES}
+    everyone = {(graded.lessons[n].assignment, f.name): float(f.score) for n, f in CASES}
+    for lesson, part in graded.lessons.items():
+        assert set(part.scores) == {f.name for f in fixtures.fixtures_of(lesson)}
     with open(graded.root / "grades.csv", newline="") as f:
-        exported = {row["student_id"]: float(row["score"]) for row in csv.DictReader(f)}
-    assert exported == {f.name: float(f.score) for f in fixtures.FIXTURES}
-    assert graded.rows == len(fixtures.FIXTURES)
+        exported = {(row["assignment"], row["student_id"]): float(row["score"]) for row in csv.DictReader(f)}
+    assert {key: exported.get(key) for key in everyone} == everyone
+    assert all(score == 0 for key, score in exported.items() if key not in everyone)
+    students = {name for _, name in everyone}
+    assert graded.rows == len(students) * len(graded.lessons) == len(exported)
 
 
 def test_a_broken_file_is_a_clear_error_and_nobody_else_is_held_up(graded):
@@ -48,9 +61,10 @@ def test_a_broken_file_is_a_clear_error_and_nobody_else_is_held_up(graded):
 
 def test_the_progress_display_names_every_submission(graded):
     lines = graded.progress.splitlines()
-    assert len(lines) == len(fixtures.FIXTURES)
-    assert lines[-1].startswith(f"[{len(fixtures.FIXTURES)}/{len(fixtures.FIXTURES)}] ")
-    assert any(line.endswith("correct/" + graded.assignment + ": 15/15") for line in lines)
+    assert len(lines) == len(CASES)
+    assert lines[-1].startswith(f"[{len(CASES)}/{len(CASES)}] ")
+    total = fixtures.by_name(graded.lesson)["correct"].score
+    assert any(line.endswith(f"correct/{graded.assignment}: {total:g}/{total:g}") for line in lines)
 
 
 def test_no_attack_changed_the_course_code_or_the_lessons(graded):
@@ -83,7 +97,7 @@ def test_a_check_cell_shows_each_test_and_nothing_the_learner_printed(graded):
     assert "3 of 3 pass" not in text and "Success!" not in text
     lines = "".join(o.get("text", "") for o in _outputs(nb, "lab1-tests"))
     assert lines.startswith("Lab 1 is not done yet: summarize still raises NotImplementedError.")
-    nb = _autograded(graded, "lab1-only")
+    nb = _autograded(graded, "lab2-cut-backwards")
     lab2 = "".join(o.get("text", "") for o in _outputs(nb, "lab2-tests"))
     assert lab2.startswith("Lab 2 of lesson 12, tests: 6 of 7 pass.")
     assert lab2.count("  ✓ ") == 6 and lab2.count("  ✗ ") == 1
@@ -97,13 +111,13 @@ def test_a_check_cell_shows_each_test_and_nothing_the_learner_printed(graded):
 def test_a_warning_reaches_no_output_and_costs_nothing(graded):
     nb = _autograded(graded, "warns")
     assert not any(o.get("name") == "stderr" for c in nb.cells for o in c.get("outputs", []))
-    assert graded.scores["warns"]["total"] == 15
+    assert graded.scores["warns"]["total"] == fixtures.by_name(graded.lesson)["correct"].score
 
 
 def test_a_cell_that_does_not_parse_says_so_on_that_cell(graded):
     nb = _autograded(graded, "does-not-parse")
     source = next(c.source for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "lab2-compact")
-    line = source.splitlines().index("    if cut in (0, len(rows))") + 1
+    line = source.splitlines().index("def half_written(:") + 1
     errors = _outputs(nb, "lab2-compact")
     assert [(e.ename, e.evalue.split(":")[0]) for e in errors] == [("SyntaxError", f"line {line}")]
     lab2 = "".join(o.get("text", "") for o in _outputs(nb, "lab2-tests"))
@@ -121,20 +135,23 @@ def test_an_ended_process_costs_only_the_cell_it_ended(graded):
     nb = _autograded(graded, "os-exit-at-top-level")
     (error,) = _outputs(nb, "lab2-rows")
     assert error.ename == "ProcessEnded" and "ended the Python process" in error.evalue
-    assert graded.scores["os-exit-at-top-level"]["cells"]["lab1-tests"] == 3
+    from lab import checks
+    assert graded.scores["os-exit-at-top-level"]["cells"]["lab1-tests"] == len(checks.tests_for(12, 1, hidden=False))
 
 
 def test_each_verdict_was_computed_once_and_kept(graded):
-    """Submissions with the same learner code share one verdict; the broken file has none."""
+    """Submissions with the same learner code share one verdict; a broken file has none."""
     import hashlib
     verdicts = list((graded.root / ".autograde" / "verdicts").glob("*.json"))
     distinct = set()
-    for name in graded.written:
-        if name == "not-a-notebook":
-            continue
-        nb = _autograded(graded, name)
-        distinct.add(hashlib.sha256(json.dumps([(c.source) for c in nb.cells
-                                                if c.get("metadata", {}).get("nbgrader", {}).get("solution")]).encode()).hexdigest())
+    for part in graded.lessons.values():
+        for name in part.written:
+            if part.submissions[name].status != "graded":
+                continue
+            path = graded.root / "autograded" / name / part.assignment / f"{part.assignment}.ipynb"
+            nb = nbformat.read(path, as_version=4)
+            code = [c.source for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
+            distinct.add((part.assignment, hashlib.sha256(json.dumps(code).encode()).hexdigest()))
     assert len(verdicts) == len(distinct)
     sample = json.loads(verdicts[0].read_text())
-    assert set(sample) == {"cells", "errors"} and set(sample["cells"]) == set(CHECKS)
+    assert set(sample) == {"cells", "errors"}

@@ -18,8 +18,13 @@ def answers(tmp_path, monkeypatch):
 
 
 def restart():
-    """What a kernel restart leaves: only the file. (Widgets keep nothing at module level.)"""
+    """What a kernel restart leaves: only the file. The store's memory of this kernel's unsaved
+    answers goes with it."""
     import importlib
+    import sys
+    for name in list(sys.modules):
+        if name.startswith("lab.rungs."):
+            importlib.reload(sys.modules[name])
     importlib.reload(rungs)
 
 
@@ -145,8 +150,170 @@ def test_unknown_rung_says_so():
 
 
 def test_every_css_class_used_is_documented():
-    source = Path(rungs.__file__).read_text()
+    source = "".join(p.read_text() for p in Path(rungs.__file__).parent.glob("*.py"))
     doc = rungs.__doc__
     used = set(re.findall(r'"(lab-[a-z-]+)', source)) | set(re.findall(r"f\"(lab-[a-z-]+)-\{", source))
+    assert {"lab-rung-option", "lab-hint-level", "lab-rung-notice"} <= used
     for name in used:
-        assert name in doc, f"{name} is used but not documented in lab/rungs.py's docstring"
+        assert name in doc, f"{name} is used but not documented in lab/rungs/__init__.py's docstring"
+
+
+def test_right_and_wrong_are_marked_by_more_than_colour():
+    rung = rungs.rung(12, "throw-away")
+    rung.choose(0)
+    assert rung.buttons[0].description.startswith("✗ (a) ")
+    assert "Not this one." in rung.feedback.value
+    right = next(i for i, o in enumerate(rung.spec.options) if o.right)
+    rung.choose(right)
+    assert rung.buttons[right].description.startswith("✓ (")
+    assert not rung.buttons[0].description.startswith("✗"), "only the chosen option is marked"
+    multi = rungs.rung(12, "no-entry")
+    multi.tap(1)
+    assert [b.description[0] for b in multi.buttons][:3] == ["☐", "☑", "☐"]
+
+
+def test_feedback_to_an_action_is_announced_and_restored_feedback_is_not():
+    live = 'role="status" aria-live="polite"'
+    rung = rungs.rung(12, "what-is-sent")
+    rung.choose(1)
+    assert live in rung.feedback.value
+    restart()
+    again = rungs.rung(12, "what-is-sent")
+    assert again.feedback.value and live not in again.feedback.value
+
+
+def test_every_control_has_a_name_a_screen_reader_can_read():
+    number = rungs.rung(12, "tail-start")
+    open_ = rungs.rung(12, "colleague")
+    assert number.box.description and open_.text.description
+    controls = rungs.rung(12, "what-is-sent").buttons + [number.check, open_.reveal]
+    controls += rungs.hints(12, 1).buttons
+    assert all(c.description and c.tooltip for c in controls)
+
+
+def hard_coded_colours(css):
+    """Colours in `css` that are not the fallback of a JupyterLab theme variable."""
+    themed = re.sub(r"var\(--jp-[a-z0-9-]+(, *([^()]|\([^()]*\))*)?\)", "", css)
+    return re.findall(r"#[0-9a-fA-F]{3,8}\b|rgba?\([^)]*\)|(?<![-\w])(?:white|black)(?![-\w])", themed)
+
+
+def test_every_colour_comes_from_the_theme():
+    from lab import notebook
+    from lab.rungs import widgets
+    assert hard_coded_colours(widgets._STYLE) == []
+    assert hard_coded_colours(notebook._DIFF_STYLE) == []
+    assert hard_coded_colours(".a { background: #f8e1df; color: var(--jp-x, #000); }") == ["#f8e1df"]
+
+
+# --- tick-all questions: every option its own feedback ----------------------------------------
+
+def test_a_half_right_tick_gets_a_count_and_each_wrong_options_own_feedback(answers):
+    spec = next(s for s in data.RUNGS if s.id == "no-entry")
+    fits = [tick.fits for tick in spec.ticks]
+    assert fits == [True, False, True], "this test is written for no-entry's three options"
+    rung = rungs.rung(12, "no-entry")
+    before = plain(rung)
+    rung.tap(0)                      # right about one end, silent about the other
+    rung.submit()
+    said = rung.feedback.value
+    assert "Not quite: 2 of 3 right." in said
+    assert spec.ticks[2].feedback in said and "it fits, but is not ticked" in said
+    assert spec.ticks[0].feedback not in said and spec.ticks[1].feedback not in said
+    assert "lab-rung-wrong" in rung.feedback._dom_classes
+    # Each option says whether its tick is right by a mark, not by colour alone.
+    assert [b.description[0] for b in rung.buttons] == ["✓", "✓", "✗"]
+    assert "lab-rung-wrong" in rung.buttons[2]._dom_classes
+    assert "lab-rung-right" in rung.buttons[0]._dom_classes
+    rung.tap(1)                      # a tick that does not fit, and the marks wait for Check
+    assert not any(b.description.startswith(("✓", "✗")) for b in rung.buttons)
+    rung.submit()
+    said = rung.feedback.value
+    assert "Not quite: 1 of 3 right." in said
+    assert "ticked, but it does not fit" in said and spec.ticks[1].feedback in said
+    assert spec.ticks[2].feedback in said and spec.ticks[0].feedback not in said
+    restart()
+    again = rungs.rung(12, "no-entry")
+    assert again.feedback.value == said.replace(
+        '<div role="status" aria-live="polite" aria-atomic="true">', "").removesuffix("</div>")
+    assert [b.description[0] for b in again.buttons] == ["✓", "✗", "✗"]
+    assert json.loads(answers.read_text())["rungs"]["no-entry"] == {"picked": [0, 1],
+                                                                    "checked": True}
+    assert plain(again) == before, "the text form must not depend on the ticks"
+
+
+def test_every_multi_option_of_a_finished_lesson_has_feedback_of_its_own():
+    from lab import lessons
+    for lesson in (1, 2, 5, 11, 12):
+        for spec in lessons.load(lesson).RUNGS:
+            if spec.kind == "multi":
+                said = [tick.feedback.strip() for tick in spec.ticks]
+                assert all(said), f"lesson {lesson}, {spec.id}: an option has no feedback"
+                assert len(set(said)) == len(said), f"lesson {lesson}, {spec.id}: feedback repeats"
+
+
+def test_options_without_feedback_are_still_read():
+    from lab.rungs import widgets
+    spec = rungs.Multi(id="old-style", title="t", options=(("a", True), ("b", False)),
+                       right="Both right.", wrong="Look again.")
+    rung = widgets.MultiRung(12, spec)
+    assert "[ ] a" in plain(rung) and "[ ] b" in plain(rung)
+    rung.tap(1)
+    rung.submit()
+    said = rung.feedback.value
+    assert "Not quite: 0 of 2 right." in said and "“a”: it fits, but is not ticked." in said
+    assert "Look again." in said
+    rung.tap(0), rung.tap(1), rung.submit()
+    assert "Both right." in rung.feedback.value
+
+
+def test_a_malformed_option_is_refused_in_one_sentence():
+    with pytest.raises(ValueError, match=r"option 1 is \('b', 'yes'\); write each option as "
+                                         r"\(text, fits, feedback\)"):
+        rungs.Multi(id="bad", title="t", options=(("a", True, "x"), ("b", "yes")), right="r")
+
+
+# --- open questions: a self-check before they count ---------------------------------------------
+
+def test_an_open_question_counts_only_once_the_learner_has_compared(answers, capsys):
+    from lab.rungs import text
+    rung = rungs.rung(12, "colleague")
+    assert rung.compared.layout.display == "none", "the tick must wait for the model answer"
+    rung.write("Nothing was deleted; one line was added.")
+    rung.reveal.click()
+    assert rung.compared.layout.display is None
+    assert "lab-rung-answered" not in rung._dom_classes, "text and a reveal are not enough"
+    assert not rung.answered
+    row = lambda: next(r for r in text.course_progress() if r[0] == 12)
+    assert row()[2] == 0
+    rung.compared.value = True       # what a click on the checkbox does
+    assert "lab-rung-answered" in rung._dom_classes and rung.answered
+    assert json.loads(answers.read_text())["rungs"]["colleague"]["compared"] is True
+    assert row()[2] == 1
+    rungs.progress(12)
+    assert "[x] colleague" in capsys.readouterr().out
+    restart()
+    again = rungs.rung(12, "colleague")
+    assert again.compared.value is True and "lab-rung-answered" in again._dom_classes
+    again.compare(False)
+    assert "lab-rung-answered" not in again._dom_classes
+
+
+def test_ticking_compared_without_an_answer_does_not_count_and_says_why():
+    rung = rungs.rung(12, "colleague")
+    rung.toggle()
+    rung.compare()
+    assert "lab-rung-answered" not in rung._dom_classes
+    assert "Write your answer in the box above" in rung.feedback.value
+    rung.write("One line was added.")
+    assert "lab-rung-answered" in rung._dom_classes
+    assert rung.feedback.layout.display == "none"
+
+
+def test_the_compared_tick_is_a_labelled_checkbox():
+    import ipywidgets
+    from lab.rungs import widgets
+    rung = rungs.rung(12, "colleague")
+    assert isinstance(rung.compared, ipywidgets.Checkbox)
+    assert rung.compared.description == widgets.COMPARED
+    assert "I compared my answer with the model answer and the common answers" in widgets.COMPARED
+    assert rung.compared.tooltip and "lab-rung-compared" in rung.compared._dom_classes

@@ -209,6 +209,22 @@ def test_after_a_compaction_only_the_system_prompt_and_tools_are_cached():
     assert other_system["usage"]["cache_read"] == 0
 
 
+def test_the_bill_prices_cached_tokens_below_uncached_ones():
+    model = lab.ScriptedModel([lab.forever(lambda request: lab.say("ok"))])
+    first = [lab.user("Our goal is X.")]
+    a = ask(model, first, tools=[READ])
+    b = ask(model, first + [a, lab.user("Next.")], tools=[READ])
+    assert model.uncached == model.bill - model.cached > 0 and model.cached > 0
+    assert model.cost == round(model.uncached + model.cached * lab.CACHED_RATE, 1)
+    assert lab.CACHED_RATE < 1 and model.cost < model.bill
+    # a request whose first bytes changed pays full price: nothing of it is cached
+    other = lab.ScriptedModel([lab.forever(lambda request: lab.say("ok"))])
+    ask(other, first, system="12:00 Be brief.", tools=[READ])
+    ask(other, first + [a, lab.user("Next.")], system="12:01 Be brief.", tools=[READ])
+    assert other.cached == 0 and other.cost == other.bill == other.uncached
+    assert b["usage"]["cache_read"] > 0
+
+
 def test_a_refused_request_is_neither_a_hit_nor_remembered():
     model = lab.ScriptedModel([lab.forever(lambda request: lab.say("ok"))], context_window=60)
     big = [lab.user("x" * 400)]
@@ -272,3 +288,157 @@ def test_repr_is_free_of_addresses():
     assert repr(model.script[0]) == "forever(summariser)"
     ask(model, [lab.user("Go.")])
     assert repr(model.calls[0]).startswith("<request 1: 1 messages, ")
+
+
+# --- briefed(): believes its system prompt about the tools -----------------------------------
+
+BRIEF = "Be brief.\n\nTools:\n- read: Read a file to see what it says.\n- write: Save text to a file."
+NOTES = {"name": "read", "description": "Read a file.",
+         "parameters": {"type": "object", "required": ["path"]}}
+
+
+def briefed_model():
+    return lab.ScriptedModel([lab.briefed()])
+
+
+def test_briefed_calls_a_tool_its_briefing_names_even_if_it_is_not_offered():
+    job = [lab.user("Save the results to notes.md.")]
+    answer = ask(briefed_model(), job, system=BRIEF, tools=[NOTES])
+    assert harness.tool_calls(answer)[0]["name"] == "write"
+    assert harness.tool_calls(answer)[0]["arguments"] == {"path": "notes.md"}
+
+
+def test_briefed_goes_round_the_tools_that_fit_after_each_failure():
+    brief = BRIEF + "\n- bash: Save output with a shell command."
+    model, messages = briefed_model(), [lab.user("Save the results to notes.md.")]
+    names = []
+    for _ in range(4):
+        answer = ask(model, messages, system=brief, tools=[NOTES])
+        call_ = harness.tool_calls(answer)[0]
+        names.append(call_["name"])
+        messages += [answer, lab.tool_result(call_, f"Tool {call_['name']} not found", is_error=True)]
+    assert names == ["write", "bash", "write", "bash"]
+
+
+def test_briefed_says_it_has_no_tool_when_none_fits():
+    answer = ask(briefed_model(), [lab.user("Save the results to notes.md.")],
+                 system="Be brief.\n\nTools:\n- read: Read a file to see what it says.", tools=[NOTES])
+    assert harness.text_of(answer) == "I have no tool for that. My briefing lists: read."
+    nothing = ask(briefed_model(), [lab.user("Save it.")], system="Be brief.\n\nTools:\n(none)")
+    assert harness.text_of(nothing) == "I have no tool for that. My briefing lists: nothing."
+
+
+def test_briefed_fills_required_arguments_of_a_defined_tool_and_reports_its_result():
+    model, job = briefed_model(), [lab.user("Read notes.md, please.")]
+    answer = ask(model, job, system=BRIEF, tools=[NOTES])
+    call_ = harness.tool_calls(answer)[0]
+    assert call_["name"] == "read" and call_["arguments"] == {"path": "notes.md"}
+    done = ask(model, job + [answer, lab.tool_result(call_, "all green\nmore")], system=BRIEF,
+               tools=[NOTES])
+    assert harness.text_of(done) == "Done: read said: all green"
+
+
+def test_briefed_without_tool_lines_goes_by_the_tool_definitions():
+    answer = ask(briefed_model(), [lab.user("Read notes.md, please.")], tools=[NOTES])
+    assert harness.tool_calls(answer)[0]["name"] == "read"
+
+
+# --- guesser ---------------------------------------------------------------------------------
+
+PORT_QUESTION = "Which port does config.py use?"
+SETTINGS = "HOST = 'localhost'\nPORT = 9090\n"
+
+
+def test_guesser_without_tools_writes_a_likely_answer():
+    model = lab.ScriptedModel([lab.guesser()])
+    answer = ask(model, [lab.user(PORT_QUESTION)])
+    assert harness.text_of(answer) == "config.py says: PORT = 8080"
+    other = ask(model, [lab.user("What is in notes.txt?")])
+    assert harness.text_of(other) == "notes.txt says: the usual settings for a project like this"
+
+
+def test_guesser_with_a_read_tool_reads_the_file_the_newest_prompt_names():
+    model = lab.ScriptedModel([lab.guesser()])
+    first = ask(model, [lab.user("Hi, about a.py."), lab.say("Yes?"), lab.user(PORT_QUESTION)],
+                tools=[READ, {"name": "write", "description": "", "parameters": {}}])
+    assert [(c["name"], c["arguments"]) for c in harness.tool_calls(first)] == [("read", {"path": "config.py"})]
+
+
+def test_guesser_answers_from_the_newest_result_after_the_prompt():
+    model = lab.ScriptedModel([lab.guesser()])
+    read = lab.call("read", {"path": "config.py"}, id="r1")
+    answer = ask(model, [lab.user(PORT_QUESTION), lab.reply(read), lab.tool_result(read, SETTINGS)],
+                 tools=[READ])
+    assert harness.text_of(answer) == "config.py says: PORT = 9090"
+    failed = ask(model, [lab.user(PORT_QUESTION), lab.reply(read),
+                         lab.tool_result(read, "no such file", is_error=True)], tools=[READ])
+    assert harness.text_of(failed) == "I could not read config.py: no such file"
+
+
+def test_guesser_ignores_results_from_before_the_newest_prompt():
+    model = lab.ScriptedModel([lab.guesser()])
+    read = lab.call("read", {"path": "config.py"}, id="r1")
+    old = [lab.user(PORT_QUESTION), lab.reply(read), lab.tool_result(read, SETTINGS), lab.say("9090.")]
+    again = ask(model, old + [lab.user("And which host does config.py use?")])
+    assert harness.text_of(again) == "config.py says: HOST = '0.0.0.0'"
+
+
+def test_guesser_asks_which_file_when_none_is_named():
+    model = lab.ScriptedModel([lab.guesser()])
+    assert harness.text_of(ask(model, [lab.user("Which port?")], tools=[READ])) == "Which file do you mean?"
+    assert repr(model.script[0]) == "forever(guesser)"
+
+
+# --- recall(): answers from what the user said, by role --------------------------------------
+
+def test_recall_greets_a_name_and_recalls_it_from_the_user_messages_sent():
+    model = lab.ScriptedModel([lab.recall()])
+    hello = ask(model, [lab.user("My name is Ada.")])
+    assert harness.text_of(hello) == "Hello, Ada. My name is Tau."
+    later = ask(model, [lab.user("My name is Ada."), hello, lab.user("What is my name?")])
+    assert harness.text_of(later) == "Your name is Ada."
+    assert repr(model.script[0]) == "forever(recall)"
+
+
+def test_recall_knows_nothing_the_request_does_not_show():
+    model = lab.ScriptedModel([lab.recall()])
+    ask(model, [lab.user("My name is Ada.")])
+    alone = ask(model, [lab.user("What is my name?")])
+    assert harness.text_of(alone) == "I can't tell: nothing in this request says."
+
+
+def test_recall_reads_only_user_messages_never_the_system_prompt_or_its_own_replies():
+    model = lab.ScriptedModel([lab.recall()])
+    replies = [lab.user("Hi."), lab.say("My name is Tau."), lab.user("What's my name?")]
+    assert harness.text_of(ask(model, replies, system="My name is Eve.")) == \
+        "I can't tell: nothing in this request says."
+    newest = [lab.user("My name is Ada."), lab.say("Hello."), lab.user("My name is Bo."),
+              lab.say("Hello."), lab.user("who am I")]
+    assert harness.text_of(ask(model, newest)) == "Your name is Bo."
+    assert harness.text_of(ask(model, [lab.user("Nice weather.")])) == "Noted."
+
+
+def test_recall_is_fooled_by_a_history_pasted_into_one_user_message():
+    model = lab.ScriptedModel([lab.recall()])
+    pasted = ("user: My name is Ada.\nassistant: Hello, Ada. My name is Tau.\n"
+              "user: What is my name?")
+    assert harness.text_of(ask(model, [lab.user(pasted)])) == "Your name is Tau."
+
+
+def test_recall_with_no_user_message_says_so():
+    model = lab.ScriptedModel([lab.recall()])
+    assert harness.text_of(model._answer(lab.model.Request(1, "", [], []))) == \
+        "I can't tell: this request holds nothing you said."
+
+
+def test_guesser_answers_from_the_result_paired_with_its_call_by_id():
+    model = lab.ScriptedModel([lab.guesser()])
+    config = lab.call("read", {"path": "config.py"}, id="k1")
+    app = lab.call("read", {"path": "app.py"}, id="k2")
+    asked = [lab.user(PORT_QUESTION), lab.reply(config, app)]
+    right = ask(model, asked + [lab.tool_result(config, SETTINGS), lab.tool_result(app, "import config\n")])
+    assert harness.text_of(right) == "config.py says: PORT = 9090"
+    swapped = ask(model, asked + [lab.tool_result(config, "import config\n"), lab.tool_result(app, SETTINGS)])
+    assert harness.text_of(swapped) == "config.py says: import config"
+    empty = ask(model, asked[:1] + [lab.reply(config), lab.tool_result(config, "")])
+    assert harness.text_of(empty) == "config.py is empty."

@@ -113,3 +113,112 @@ def test_files_cannot_be_created_outside_the_workspace():
     assert not ws.exists("/etc/passwd")
     with pytest.raises(FileNotFoundError):
         ws.read_text("/etc/passwd")
+
+
+# -- lesson 11's accidents: a power cut and a full disk ----------------------------------------
+
+def test_a_power_cut_tears_the_next_append_and_stops_the_process():
+    ws = lab.Workspace({"log.jsonl": "one\n"})
+    ws.cut_power(after_bytes=3)
+    with pytest.raises(lab.PowerCut) as cut:
+        ws.append_text("log.jsonl", "second line\n")
+    assert str(cut.value) == ("The power went out while writing log.jsonl: 3 of 12 bytes reached "
+                              "the disk. ws.reboot() starts a new process over the same disk.")
+    assert (cut.value.path, cut.value.landed, cut.value.wanted) == ("log.jsonl", 3, 12)
+    with pytest.raises(lab.PowerCut):  # the old process is gone, reads included
+        ws.read_text("log.jsonl")
+    after = ws.reboot()
+    assert after.read_text("log.jsonl") == "one\nsec"
+    after.append_text("log.jsonl", "!")  # the new process has its power
+    assert after.read_text("log.jsonl") == "one\nsec!"
+
+
+def test_a_power_cut_during_write_text_leaves_only_the_start_of_the_new_text():
+    ws = lab.Workspace({"session.json": '["old", "copy"]'})
+    ws.cut_power(after_bytes=4)
+    with pytest.raises(lab.PowerCut):
+        ws.write_text("session.json", '["new", "longer", "copy"]')
+    assert ws.reboot().read_text("session.json") == '["ne'
+
+
+def test_a_power_cut_is_not_an_exception_that_harness_code_catches():
+    ws = lab.Workspace()
+    ws.cut_power(after_bytes=0)
+    caught = None
+    try:
+        try:
+            ws.write_text("a.txt", "text")
+        except Exception as error:  # what a careless harness writes
+            caught = error
+    except lab.PowerCut:
+        pass
+    assert caught is None and ws.reboot().read_text("a.txt") == ""
+
+
+def test_a_power_cut_counts_bytes_and_never_keeps_half_a_character():
+    ws = lab.Workspace()
+    ws.cut_power(after_bytes=2)  # "é" is two bytes, "ü" two more: the second is cut in half
+    with pytest.raises(lab.PowerCut):
+        ws.append_text("t.txt", "éü")
+    assert ws.reboot().read_text("t.txt") == "é"
+    ws = lab.Workspace()
+    ws.cut_power(after_bytes=3)
+    with pytest.raises(lab.PowerCut):
+        ws.append_text("t.txt", "éü")
+    assert ws.reboot().read_text("t.txt") == "é"
+
+
+def test_a_cut_longer_than_the_write_still_stops_the_process_after_it():
+    ws = lab.Workspace()
+    ws.cut_power(after_bytes=100)
+    with pytest.raises(lab.PowerCut):
+        ws.append_text("a.txt", "all of it\n")
+    assert ws.reboot().read_text("a.txt") == "all of it\n"
+
+
+def test_the_cut_belongs_to_the_process_that_arranged_it():
+    ws = lab.Workspace()
+    ws.cut_power(after_bytes=1)
+    other = ws.reboot()
+    other.append_text("a.txt", "whole\n")  # another process: no cut arranged there
+    assert other.read_text("a.txt") == "whole\n"
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "10", True, None])
+def test_cut_power_and_fill_disk_refuse_what_is_not_a_byte_count(bad):
+    ws = lab.Workspace()
+    with pytest.raises(ValueError, match=r"cut_power\(after_bytes=\.\.\.\) takes a whole number"):
+        ws.cut_power(after_bytes=bad)
+    if bad is not None:
+        with pytest.raises(ValueError, match=r"fill_disk\(after_bytes=\.\.\.\) takes a whole number"):
+            ws.fill_disk(after_bytes=bad)
+
+
+def test_a_full_disk_refuses_an_append_whole_and_keeps_what_is_there():
+    import errno
+    ws = lab.Workspace()
+    ws.append_text("log.jsonl", "one\n")
+    ws.fill_disk(after_bytes=6)
+    ws.append_text("log.jsonl", "two\n")  # 4 of the 6 bytes
+    with pytest.raises(OSError) as full:
+        ws.append_text("log.jsonl", "three\n")
+    assert full.value.errno == errno.ENOSPC
+    assert str(full.value) == "[Errno 28] No space left on device: 'log.jsonl'"
+    assert ws.read_text("log.jsonl") == "one\ntwo\n"
+    ws.append_text("log.jsonl", "4\n")  # the 2 bytes that are left
+    assert ws.reboot().read_text("log.jsonl") == "one\ntwo\n4\n"
+    with pytest.raises(OSError):  # the room is the disk's, so the new process finds it full too
+        ws.reboot().append_text("log.jsonl", "x")
+
+
+def test_a_full_disk_empties_a_file_that_write_text_was_replacing():
+    ws = lab.Workspace({"session.json": "[1, 2]"})
+    ws.fill_disk(after_bytes=3)
+    ws.write_text("session.json", "[1, 2, 3]")  # 9 bytes in place of 6: 3 more, which fit
+    with pytest.raises(OSError):
+        ws.write_text("session.json", "[1, 2, 3, 4]")
+    assert ws.read_text("session.json") == ""
+    ws.write_text("session.json", "[1]")  # the emptied file gave its bytes back
+    ws.fill_disk(after_bytes=None)
+    ws.append_text("session.json", "x" * 1000)
+    assert len(ws.read_text("session.json")) == 1003

@@ -1,0 +1,69 @@
+"""What each lesson adds to `make test`: the suites every lesson runs (tests/lessons, the grading
+suite, the browser walk), timed with the course cut down to one lesson at a time, against the
+same suites with no lesson at all (the fixed cost: starting a course, a JupyterLab, a browser).
+
+    python benchmarks/lesson_cost.py [--lessons 11 12] [--browser]
+
+Prints one line per lesson: its wall-clock seconds, and what that is over the fixed cost. The
+course's budget is 40 s a lesson on 2 cores.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from lab import lessons  # noqa: E402
+
+# Loaded into pytest with -p: the course as if only the lessons in LAB_BENCH_LESSONS were written.
+PLUGIN = '''
+import os
+import lab.lessons as lessons
+_every = lessons.written
+_keep = {int(n) for n in os.environ["LAB_BENCH_LESSONS"].split(",") if n}
+lessons.written = lambda: [n for n in _every() if n in _keep]
+'''
+SUITES = ["tests/lessons/test_checks.py", "tests/lessons/test_starters.py", "tests/lessons/test_notebook.py",
+          "tests/lessons/test_notebook_runs.py",
+          "tests/grading/test_scores.py::test_each_submission_gets_exactly_its_score"]
+BROWSER = ["tests/browser/test_every_lesson_in_browser.py"]
+
+
+def timed(keep, suites, plugin_dir):
+    env = dict(os.environ, LAB_BENCH_LESSONS=",".join(str(n) for n in keep),
+               PYTHONPATH=f"{plugin_dir}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "lab_bench_only", *suites],
+                          cwd=REPO, env=env, capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    last = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
+    return seconds, done.returncode, last
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lessons", type=int, nargs="*", help="default: every written lesson")
+    parser.add_argument("--browser", action="store_true", help="also time the browser walk")
+    args = parser.parse_args(argv)
+    chosen = args.lessons or lessons.written()
+    suites = SUITES + (BROWSER if args.browser else [])
+    with tempfile.TemporaryDirectory() as plugin_dir:
+        Path(plugin_dir, "lab_bench_only.py").write_text(PLUGIN)
+        fixed, code, last = timed([], suites, plugin_dir)
+        print(f"no lesson (fixed cost): {fixed:6.1f} s   {last}")
+        for lesson in chosen:
+            seconds, code, last = timed([lesson], suites, plugin_dir)
+            status = "" if code == 0 else f"   (exit {code}: the suites do not pass)"
+            print(f"lesson {lesson:02d}: {seconds:6.1f} s, {seconds - fixed:+6.1f} s over the fixed cost   "
+                  f"{last}{status}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

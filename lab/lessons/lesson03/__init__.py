@@ -1,0 +1,195 @@
+"""Lesson 03, "Until it stops asking": its questions, hint ladder and demonstrations.
+
+The wording of each question is in the notebook's markdown (lesson.md); here are the options,
+which of them is right, and the feedback each one earns. lab.rung(3, id) draws one of them.
+"""
+
+from lab.rungs import Choice, Hints, Multi, Number, Open, Option
+
+TITLE = "Until it stops asking"
+NOTEBOOK = "03-until-it-stops-asking.ipynb"
+
+# The demonstrations that run on the learner's run_agent once lab 1 passes, in notebook order:
+# (cell id, the label its "ran on" line shows, the full names it runs on). Each ends with
+# lab.lessons.lesson03.stage.ran_on(its id).
+DEMOS = (
+    ("demo-copy-again", "The copy task again", ("run_agent",)),
+    ("figure-3-1", "Figure 3.1", ("run_agent",)),
+    ("demo-two-files", "Two files at once", ("run_agent",)),
+)
+
+RUNGS = (
+    Choice(
+        id="lesson2-calls",
+        title="Lesson 2's harness on a task that needs a read and then a write",
+        options=(
+            Option("Three model calls, and the caller gets the answer: the harness follows the "
+                   "model through.",
+                   "It does follow the model, once. After the read's result it asks the model one "
+                   "more time and returns whatever comes back, even a reply that asks for "
+                   "another tool."),
+            Option("It raises an error: the write call has nowhere to go.",
+                   "Nothing raises. The write call sits in the reply that is returned, and the "
+                   "caller, who reads the reply's text, finds an empty string. A failure that "
+                   "looks like a quiet answer is the worse kind."),
+            Option("Two model calls, and the caller gets the second reply: a write call that "
+                   "nobody ran.",
+                   "Lesson 2's loop had one round in it. The model needed two rounds of tools and "
+                   "then a third call to say it was finished.",
+                   right=True),
+        ),
+    ),
+    Choice(
+        id="who-ends",
+        title="Who ends a run",
+        options=(
+            Option("Your code, when the reply's text says the work is done.",
+                   "That is lesson 2's mistake in a new place: prose is not protocol. \"Done "
+                   "reading, writing b.py now.\" says done and asks for a write; \"b.py now holds "
+                   "A = 1.\" is the end and never says the word. The cell below runs both."),
+            Option("Your code, after a fixed number of model calls, say three: enough for read, "
+                   "write, answer.",
+                   "Three fits this task and no other. A task of five reads is cut off after the third, "
+                   "and the result of that read never reaches the model. The count was sized for "
+                   "one task; the model's work has no such size. A count is a brake, and "
+                   "lesson 5 adds one, as a brake and not as the plan."),
+            Option("The model, by sending a reply that asks for no tools.",
+                   "The model is the only one who knows whether it needs another look. It says so "
+                   "in the one place your code can read without guessing: the calls in the reply.",
+                   right=True),
+        ),
+    ),
+    Choice(
+        id="next-call",
+        title="When to call the model again after a reply with two calls",
+        options=(
+            Option("After each result: the model gets to see the first file sooner.",
+                   "The request would end `A[c1,c2] R(c1)`, with c2 asked for and unanswered. A "
+                   "strict provider refuses it, and the lab's model does too: run the cell."),
+            Option("After running only the first call: one thing at a time.",
+                   "The model asked for both. Dropping c2 leaves a call without a result, and the "
+                   "next request is refused for the same reason as in the first option."),
+            Option("After both results are in the list, in call order.",
+                   "Then every call of the reply has its answer before anyone asks the model "
+                   "anything, and the request is one a strict provider takes.",
+                   right=True),
+        ),
+    ),
+    Choice(
+        id="order",
+        title="The order in which to run the calls of one reply",
+        options=(
+            Option("Any order: each result carries its call's id, so the pairs come out right.",
+                   "The ids pair results with calls, and the lab's provider accepts any order "
+                   "among them. The disk is not so forgiving: the read ran before the write and "
+                   "reported the old text, with a perfectly valid id on it."),
+            Option("The last call first, since it is the newest request.",
+                   "Newest is not a reason here: the model wrote the calls as one plan, first to "
+                   "last. Run backwards, the read of b.py comes before the write it was meant to "
+                   "check."),
+            Option("The order the reply lists them, each result appended as it arrives.",
+                   "The model wrote them in that order, so that is the only order it can be "
+                   "assuming. The record then reads as what happened.",
+                   right=True),
+        ),
+    ),
+    Number(
+        id="three-calls",
+        title="Model calls for read, write, answer",
+        answer=3,
+        right="Three: one for each reply. The first asks for the read, the second for the write, "
+              "and the third asks for nothing, which is how the model says it is finished.",
+        wrong="Count replies, not tools: each reply is one model call, and the run ends on the "
+              "reply that asks for nothing.",
+        near={1: "The user asked once, but the model has to be asked again after every round of "
+                 "results: it cannot see a result it was never sent.",
+              2: "Two is one per tool. After the write's result the model still has to be asked, "
+                 "and that third reply is where it says it is finished.",
+              4: "Four counts one call too many: after the reply that asks for nothing, nobody "
+                 "asks the model anything.",
+              5: "Five counts the two tool runs as model calls. Tools run in your program; only "
+                 "the three replies came from the model."},
+    ),
+    Multi(
+        id="loop-more",
+        title="Replies after which the loop calls the model again",
+        options=(("\"Checking a.py first.\" and a read of a.py", True),
+                 ("a read of a.py and a read of c.py, nothing else", True),
+                 ("\"All done, writing b.py now.\" and a write of b.py", True),
+                 ("\"I will now write b.py.\", nothing else", False),
+                 ("\"b.py has A = 1.\", nothing else", False)),
+        right="Every reply with a call in it gets its calls run and the model asked again, "
+              "whatever its words say, \"All done\" included. A reply with no call ends the run, "
+              "even one that announces what it will do next.",
+        wrong="Look only at whether each reply holds a call. The first three each hold at least "
+              "one, so the loop runs them and asks again, \"All done\" or not. The last two hold "
+              "none, so the run ends there; \"I will now write b.py.\" promises a write but does "
+              "not ask for one, and your loop acts on what is asked, not on what is promised.",
+    ),
+    Choice(
+        id="runaway",
+        title="A model that asks for the same file forever",
+        options=(
+            Option("Python stops it sooner or later.",
+                   "There is no recursion here for Python to run out of: a `while` loop that "
+                   "keeps finding calls keeps going. Only the lab's own brake, `max_calls`, stops "
+                   "the cell below."),
+            Option("The model notices that it keeps getting the same text and stops asking.",
+                   "A real model might; the lab's model never does, and nothing in your loop "
+                   "relies on it. Hoping is not a stopping rule."),
+            Option("It goes on for ever, and every round costs a request bigger than the last.",
+                   "Each round adds a call and a result to the list, and the whole list is sent "
+                   "every time. Your loop has no brake yet: lesson 5 fits one.",
+                   right=True),
+        ),
+    ),
+    Open(
+        id="unfinished",
+        title="A reply that says what it will do, and asks for nothing",
+        nudge="What did the reply ask your program to do? And who could type \"go on\" if that "
+              "is what they want?",
+        model_answer="Returning was right. A reply with no call is the model's turn ending: "
+                     "whatever its words promise, it asked your program to do nothing, and "
+                     "your loop acts on calls, not on intentions read into prose.\n\n"
+                     "If the answer falls short, the person who wanted more can say so: their "
+                     "next prompt goes on the same list, and the model sees everything that "
+                     "happened so far. Your code making that judgement for them means parsing "
+                     "text for meaning, which lesson 2 gave up on.",
+        common=(
+            ("\"Keep going while the text sounds unfinished: 'I will', 'next', a colon at the "
+             "end.\"",
+             "That is parsing prose for protocol again. The phrases are endless, and \"I will "
+             "not change anything else.\" is finished."),
+            ("\"Append 'Continue.' as a user message and ask again.\"",
+             "Now the record shows the user saying something they never said, and a model that "
+             "answers every nudge with another promise never stops. When a user really speaks "
+             "during a run is lesson 9's question."),
+            ("\"Call the model again with the same list.\"",
+             "The request would end on the model's own reply, with nothing new in it. The model "
+             "keeps nothing between calls, so it would be answering the same request a second "
+             "time, and likely in the same way."),
+        ),
+    ),
+)
+
+HINTS = {
+    1: Hints(
+        lab=1,
+        question="Lesson 2's body has the shape: ask, run the calls, ask once more, return. Which "
+                 "part of it has to happen again and again, and what can your code see that tells "
+                 "it there is nothing more to do?",
+        approach="Append the prompt once, before anything repeats. Then put the model call, the "
+                 "append of its reply and the running of its calls inside a loop that has no "
+                 "count in it. The only way out is a `return` for the reply whose "
+                 "`tool_calls(...)` is empty.\n\n"
+                 "Inside one round, run every call before going back to the top, where the model "
+                 "is asked again. The order of the calls is the order `tool_calls` gives.",
+        outline="1. `messages.append(user_message(prompt))`\n\n"
+                "2. `while True:`\n\n"
+                "3. inside: `reply = model.complete(system, messages, tool_specs(tools))`, then "
+                "append `reply`\n\n"
+                "4. `calls = tool_calls(reply)`; if it is empty, `return reply`\n\n"
+                "5. otherwise, `for call in calls:` append `run_tool(tools, call)`, and let the "
+                "`while` take you round again.",
+    ),
+}

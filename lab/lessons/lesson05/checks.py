@@ -1,0 +1,357 @@
+"""The lab tests of lesson 05, "Brakes": run_agent, version 5, with max_turns and failed replies.
+
+The visible tests are the plan's list, plus one for each wrong idea a question of the lesson
+argues against: testing the limit after the call, stopping with an exception, raising a failed
+reply, retrying it, dropping it from the record, acting on its calls, counting a turn per tool
+call, reading max_turns=None as 0, and reading 0 as no limit. The hidden ones hold the
+contract's edge cases: the limit reached on a reply that still asks for tools (the record must
+stay whole for the next prompt), limits of 0 and 1 at their edges, a failed reply whose partial text is kept, a 503 as the very first reply, a
+refusal of the strict provider, and a caller's list that already holds earlier turns.
+
+Tools are lesson 4's (harness/earlier/lesson04.py); the learner's run_agent calls its own
+run_tool. Verdicts compare contents, never identity: under the grader the learner's code may run
+in another process.
+"""
+
+import harness
+import lab
+from harness.earlier.lesson04 import make_bash_tool, make_read_tool
+from lab.checks import Failed, test
+from lab.model import ScriptError
+
+from .stage import FILES, TASK, runaway
+
+READ_A = {"path": "a.py"}
+
+
+def expect(condition, sentence):
+    if not condition:
+        raise Failed(sentence)
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def stop(n):
+    return {"role": "assistant", "content": [], "stop_reason": "error",
+            "error_message": f"Agent stopped after max_turns={n}"}
+
+
+class Run:
+    """One run of the learner's run_agent on a scripted model, over lesson 4's read and bash tools.
+
+    .result is what run_agent returned, or the exception it raised (the lab's brake, ScriptError,
+    included); .messages the caller's list afterwards; .model the ScriptedModel; .shell the
+    scripted shell, whose .history is every command the bash tool ran; .runs the names of the
+    tools run, in order. `limit` is passed as max_turns=...; leave it out to pass nothing."""
+
+    NOT_PASSED = object()
+
+    def __init__(self, ns, script, limit=NOT_PASSED, messages=None, max_calls=30, shell=None):
+        self.ws = lab.Workspace(FILES)
+        self.shell = shell or lab.Shell({"rm -rf build": ""})
+        self.model = lab.ScriptedModel(script, max_calls=max_calls)
+        self.runs = []
+        self.tools = [self._watch(make_read_tool(self.ws)), self._watch(make_bash_tool(self.shell))]
+        self.messages = [] if messages is None else messages
+        self.before = len(self.messages)
+        kwargs = {} if limit is Run.NOT_PASSED else {"max_turns": limit}
+        try:
+            self.result = ns.run_agent(self.model, harness.SYSTEM, self.messages, self.tools, TASK,
+                                       **kwargs)
+        except (NotImplementedError, RecursionError):
+            raise  # a stub is "not done yet", never a verdict on what run_agent did
+        except Exception as error:  # judged by each test, in a sentence
+            self.result = error
+
+    def _watch(self, tool):
+        execute = tool["execute"]
+
+        def watched(arguments):
+            self.runs.append(tool["name"])
+            return execute(arguments)
+        return dict(tool, execute=watched)
+
+    @property
+    def calls(self):
+        return len(self.model.calls)
+
+    @property
+    def new(self):
+        """The messages this run added to the caller's list."""
+        return self.messages[self.before:]
+
+    def shape(self):
+        return lab.shape(self.new)
+
+    def raised(self):
+        return isinstance(self.result, BaseException)
+
+    def did(self):
+        """What run_agent did, as a phrase: made N model calls and returned or raised what."""
+        made = f"made {plural(self.calls, 'model call')}"
+        if isinstance(self.result, ScriptError):
+            return f"{made} and was still going when the lab's brake stopped it"
+        if self.raised():
+            return f"{made} and raised {type(self.result).__name__}: {self.result}"
+        return f"{made}, left the record {self.shape()} and returned {_brief(self.result)}"
+
+    def unanswered(self):
+        """Ids of calls in the new messages that have no result after them, failed replies'
+        calls left out (nothing in a failed reply is answered)."""
+        missing = []
+        for i, m in enumerate(self.new):
+            if m.get("role") == "assistant" and m.get("stop_reason") != "error":
+                answered = {r.get("tool_call_id") for r in self.new[i + 1:] if r.get("role") == "toolResult"}
+                missing += [c["id"] for c in harness.tool_calls(m) if c["id"] not in answered]
+        return missing
+
+
+def _brief(value):
+    if isinstance(value, dict) and value.get("role") == "assistant":
+        if value.get("stop_reason") == "error":
+            return f"a failed message ({value.get('error_message')!r})"
+        return f"the reply {lab.shape([value])}"
+    return repr(value)[:120]
+
+
+def many_reads(n, answer="Done: B is 2."):
+    """A script of `n` replies that each read a.py, then one that answers."""
+    return [lab.reply(lab.call("read", READ_A)) for _ in range(n)] + [lab.say(answer)]
+
+
+def check_stopped(run, n, calls):
+    """The run was stopped by max_turns=n after exactly `calls` model calls, the stop recorded
+    last and returned, and every call of every reply it paid for answered."""
+    if isinstance(run.result, ScriptError):
+        raise Failed(f"run_agent with max_turns={n} never stopped: it {run.did()}; it should stop "
+                     f"after {plural(calls, 'model call')}")
+    if run.raised():
+        raise Failed(f"run_agent with max_turns={n} {run.did()}; a stop is written into the record "
+                     f"as error_message('Agent stopped after max_turns={n}') and returned, not raised")
+    expect(run.calls == calls,
+           f"run_agent with max_turns={n} {run.did()}; it should make exactly "
+           f"{plural(calls, 'model call')}: the limit is tested before each call, and a turn is one "
+           "model call however many tools its reply asks for")
+    missing = run.unanswered()
+    expect(not missing,
+           f"run_agent with max_turns={n} left the record {run.shape()}, where {', '.join(missing)} has "
+           "no result: stop before the next call, once every call of the last reply is answered")
+    last = run.new[-1] if run.new else None
+    expect(last == stop(n),
+           f"run_agent with max_turns={n} left the record {run.shape()} ending on {last!r}; it should "
+           f"end on error_message('Agent stopped after max_turns={n}'), the stop written into the record")
+    expect(run.result == stop(n),
+           f"run_agent with max_turns={n} returned {_brief(run.result)}; it should return the stop "
+           "message it recorded, the message that ended the run")
+
+
+# -- visible ----------------------------------------------------------------------------------
+
+@test(5, 1, "max_turns=3 against a model that never stops: exactly 3 model calls, every call "
+            "answered, and the record ends on \"Agent stopped after max_turns=3\", which is returned.")
+def stops_after_three(ns):
+    check_stopped(Run(ns, [runaway("a.py")], limit=3), 3, 3)
+
+
+@test(5, 1, "A stop does not raise: max_turns=2 on a model that never stops returns the stop "
+            "message, with stop_reason \"error\", and nothing goes up.")
+def stop_is_not_raised(ns):
+    run = Run(ns, [runaway("a.py")], limit=2)
+    if run.raised() and not isinstance(run.result, ScriptError):
+        raise Failed(f"run_agent with max_turns=2 {run.did()}; the stop is a message, recorded and "
+                     "returned, so that the record says why the run ended")
+    check_stopped(run, 2, 2)
+
+
+@test(5, 1, "A task that needs exactly max_turns model calls finishes normally: max_turns=2, one "
+            "read and an answer, and no stop is recorded after the answer.")
+def exactly_enough(ns):
+    run = Run(ns, many_reads(1), limit=2)
+    expect(not run.raised(), f"run_agent with max_turns=2 on a two-call task {run.did()}")
+    expect(run.calls == 2 and run.shape() == "U A[c1] R(c1) A",
+           f"run_agent with max_turns=2 on a task that needs two model calls {run.did()}; it should "
+           "make both calls and end on the answer, U A[c1] R(c1) A: the limit only stops a call that "
+           "would be the third")
+    expect(harness.text_of(run.result) == "Done: B is 2.",
+           f"run_agent returned {_brief(run.result)}; it should return the answer")
+
+
+@test(5, 1, "A turn is one model call: with max_turns=3 and replies that each ask for two reads, "
+            "3 model calls and 6 results, then the stop.")
+def turns_are_model_calls(ns):
+    two = lambda request: lab.reply(lab.call("read", READ_A), lab.call("read", {"path": "b.py"}))
+    run = Run(ns, [lab.forever(two)], limit=3)
+    check_stopped(run, 3, 3)
+    results = sum(m.get("role") == "toolResult" for m in run.new)
+    expect(results == 6, f"run_agent with max_turns=3 recorded {results} results; three replies of two "
+                         "calls each get six")
+
+
+@test(5, 1, "max_turns=None, passed or left out, means no limit: a 40-step script runs to its end "
+            "(40 model calls, no stop recorded).")
+def none_is_no_limit(ns):
+    for how, limit in (("max_turns=None", None), ("no max_turns", Run.NOT_PASSED)):
+        run = Run(ns, many_reads(39), limit=limit, max_calls=45)
+        expect(not run.raised(), f"run_agent with {how} {run.did()}")
+        expect(run.calls == 40 and harness.text_of(run.result) == "Done: B is 2.",
+               f"run_agent with {how} {run.did()}; None means no limit, not a limit of 0: all 40 "
+               "steps of the script should run, the last one the answer")
+        expect(all(m.get("stop_reason") != "error" for m in run.new),
+               f"run_agent with {how} recorded a stop in {run.shape()}; with no limit nothing stops the run")
+
+
+@test(5, 1, "max_turns=0 is a limit, not the absence of one: the record is the prompt and the "
+            "stop, \"Agent stopped after max_turns=0\", and the model is never asked.")
+def limit_zero(ns):
+    run = Run(ns, [runaway("a.py")], limit=0)
+    check_stopped(run, 0, 0)
+    expect(run.shape() == "U A!", f"run_agent with max_turns=0 left the record {run.shape()}; it should be "
+                                  "the prompt and the stop, U A!")
+
+
+def failed_after_one_round(ns, failure):
+    """A run whose second reply is `failure` (made by lab.fail), the model ready to answer after."""
+    return Run(ns, [lab.reply(lab.call("read", READ_A)), failure, lab.say("Done: B is 2.")], limit=10)
+
+
+def check_not_raised(run, what):
+    if run.raised() and not isinstance(run.result, ScriptError):
+        raise Failed(f"run_agent {run.did()} on {what}; a failed reply is recorded and returned as the "
+                     "message that ended the run, never raised")
+
+
+@test(5, 1, "A failed reply (503 overloaded) is returned as the message that ended the run; "
+            "run_agent raises nothing.")
+def failure_not_raised(ns):
+    run = failed_after_one_round(ns, lab.fail("503 overloaded"))
+    check_not_raised(run, "a 503")
+    want = lab.fail("503 overloaded")
+    got = {k: v for k, v in run.result.items() if k != "usage"} if isinstance(run.result, dict) else run.result
+    expect(got == want, f"run_agent {run.did()} on a 503; it should return the failed reply itself, "
+                        "stop_reason 'error', error_message '503 overloaded'")
+
+
+@test(5, 1, "A failed reply ends the run: after a 503 the model is not asked again, no retry.")
+def failure_not_retried(ns):
+    run = failed_after_one_round(ns, lab.fail("503 overloaded"))
+    check_not_raised(run, "a 503")
+    expect(run.calls == 2, f"run_agent {run.did()} on a 503 as the second reply; it should stop at "
+                           "the failure, after 2 model calls: asking again is a retry, and a retry "
+                           "with no limit is a runaway of its own")
+    forever_down = Run(ns, [lab.reply(lab.call("read", READ_A)), lab.forever(lambda r: lab.fail("503 overloaded"))],
+                       limit=None)
+    expect(forever_down.calls == 2, f"run_agent, against a provider that stays down, {forever_down.did()}; "
+                                    "it should stop at the first failed reply")
+
+
+@test(5, 1, "A failed reply goes into the record as it came: U A[c1] R(c1) A!, the last "
+            "message with stop_reason \"error\" and error_message \"503 overloaded\".")
+def failure_recorded(ns):
+    run = failed_after_one_round(ns, lab.fail("503 overloaded"))
+    check_not_raised(run, "a 503")
+    last = run.new[-1] if run.new else {}
+    expect(last.get("stop_reason") == "error" and last.get("error_message") == "503 overloaded",
+           f"run_agent {run.did()} on a 503; the failed reply belongs in the record, as its last "
+           "message, so that everyone who reads the record can see the run failed")
+    expect(run.shape() == "U A[c1] R(c1) A!",
+           f"run_agent left the record {run.shape()} after a 503 as the second reply; it should be "
+           "U A[c1] R(c1) A!, the failed reply (A!) last")
+
+
+@test(5, 1, "Nothing in a failed reply is acted on: a 503 that got out \"rm -rf build\" leaves the "
+            "shell's history empty and the call without a result.")
+def failure_not_acted_on(ns):
+    failure = lab.fail("503 overloaded", partial=[lab.text("Clearing the build."),
+                                                  lab.call("bash", {"command": "rm -rf build"})])
+    run = Run(ns, [failure, lab.say("Done.")], limit=10)
+    check_not_raised(run, "a 503 carrying a bash call")
+    expect(run.shell.history == [] and "bash" not in run.runs,
+           f"run_agent ran {run.shell.history} from a reply that failed (503 overloaded); nothing in a "
+           "failed reply is carried out, however complete its calls look")
+    expect(not any(m.get("role") == "toolResult" for m in run.new),
+           f"run_agent left the record {run.shape()}: it answered a call of a failed reply")
+    expect(run.calls == 1, f"run_agent {run.did()}; after a failed reply the run is over")
+
+
+# -- hidden -----------------------------------------------------------------------------------
+
+@test(5, 1, "max_turns reached on a reply that still asks for tools: its calls are answered before "
+            "the stop, and the record up to the stop is one a strict provider accepts, with a next "
+            "prompt after it.", hidden=True)
+def stop_leaves_the_record_whole(ns):
+    run = Run(ns, [lab.reply(lab.call("read", READ_A), lab.call("read", {"path": "b.py"})),
+                   lab.reply(lab.call("bash", {"command": "rm -rf build"})), lab.say("Done.")], limit=2)
+    check_stopped(run, 2, 2)
+    expect(run.shape() == "U A[c1,c2] R(c1) R(c2) A[c3] R(c3) A!",
+           f"run_agent with max_turns=2 left the record {run.shape()}; it should be "
+           "U A[c1,c2] R(c1) R(c2) A[c3] R(c3) A!, the stop after the last reply's result")
+    problems = lab.validate(run.new[:-1] + [lab.user("Go on.")])
+    expect(problems == [], f"run_agent with max_turns=2 left a record a strict provider refuses before "
+                           f"the stop: {problems[:1]}")
+
+
+
+
+@test(5, 1, "Limits of 0 and 1 at their edges: max_turns=0 asks nothing even of a provider that "
+            "would fail; max_turns=1 answers a read and then stops, or ends on an answer with no stop.",
+      hidden=True)
+def limits_zero_and_one(ns):
+    down = Run(ns, [lab.fail("503 overloaded")], limit=0)
+    check_stopped(down, 0, 0)
+    run = Run(ns, [runaway("a.py")], limit=1)
+    check_stopped(run, 1, 1)
+    answered = Run(ns, [lab.say("B is 2.")], limit=1)
+    expect(not answered.raised() and answered.shape() == "U A" and answered.calls == 1,
+           f"run_agent with max_turns=1 on a model that answers at once {answered.did()}; the one call "
+           "it may make is the answer, and no stop follows it")
+
+
+@test(5, 1, "A failed reply that got text out before failing is recorded with that text: "
+            "nothing in it is dropped or rewritten.", hidden=True)
+def partial_text_kept(ns):
+    failure = lab.fail("503 overloaded", partial=[lab.text("B is")])
+    run = Run(ns, [lab.reply(lab.call("read", READ_A)), failure], limit=5)
+    check_not_raised(run, "a 503 that got text out")
+    last = run.new[-1] if run.new else {}
+    kept = {k: v for k, v in last.items() if k != "usage"}
+    expect(kept == failure, f"run_agent recorded the failed reply as {kept!r}; it should be recorded "
+                            f"as it came, {failure!r}")
+    expect(run.calls == 2, f"run_agent {run.did()}")
+
+
+@test(5, 1, "A 503 as the very first reply: the record is the prompt and the failed reply, one "
+            "model call, nothing run, and the failed reply is returned.", hidden=True)
+def fails_first(ns):
+    run = Run(ns, [lab.fail("503 overloaded"), lab.say("Done.")], limit=None)
+    check_not_raised(run, "a 503 as the first reply")
+    expect(run.calls == 1 and run.shape() == "U A!" and run.runs == [],
+           f"run_agent {run.did()} on a 503 as the first reply; it should record it after the prompt "
+           "(U A!) and stop, after one model call")
+    expect(isinstance(run.result, dict) and run.result.get("error_message") == "503 overloaded",
+           f"run_agent returned {_brief(run.result)}; it should return the failed reply")
+
+
+@test(5, 1, "A request the strict provider refuses (400) is recorded like any failed reply: the "
+            "run ends on it and raises nothing.", hidden=True)
+def refusal_recorded(ns):
+    dangling = [lab.user("Read a.py."), lab.reply(lab.call("read", READ_A, id="c0"))]
+    run = Run(ns, [lab.say("Done.")], limit=5, messages=dangling)
+    check_not_raised(run, "a 400 refusal")
+    last = run.new[-1] if run.new else {}
+    expect(run.calls == 1 and str(last.get("error_message", "")).startswith("400 invalid_request"),
+           f"run_agent {run.did()} when the provider refused the request; the refusal is a failed "
+           "reply, recorded last and returned")
+
+
+@test(5, 1, "max_turns counts this run's model calls only: a list that already holds five replies "
+            "still gets max_turns=2 calls.", hidden=True)
+def counts_this_run(ns):
+    earlier = []
+    for n in range(5):
+        earlier += [lab.user(f"Question {n}?"), lab.say(f"Answer {n}.")]
+    run = Run(ns, [runaway("a.py")], limit=2, messages=earlier)
+    check_stopped(run, 2, 2)
+    expect(run.messages[:10] == earlier[:10] and len(run.messages) == 10 + len(run.new),
+           "run_agent changed the messages that were already in the caller's list")

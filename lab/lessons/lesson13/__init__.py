@@ -1,0 +1,215 @@
+"""Lesson 13, "The briefing": its questions, hint ladders and labs.
+
+The wording of each question is in the notebook's markdown (lesson.md); here are the options,
+which of them is right, and the feedback each one earns. lab.rung(13, id) draws one of them.
+"""
+
+from lab.rungs import Choice, Hints, Multi, Number, Open, Option
+
+TITLE = "The briefing"
+NOTEBOOK = "13-the-briefing.ipynb"
+
+# The demonstrations that run on code the learner writes, in notebook order: (cell id, the label
+# its "ran on" line shows, the full names it runs on). Each ends with
+# lab.lessons.lesson13.figures.ran_on(its id), and lab.check names the ones a passing lab switches
+# over.
+DEMOS = (
+    ("demo-fixed", "The wall again", ("briefing", "session")),
+    ("demo-twenty", "The twenty-prompt runs", ("briefing", "session")),
+    ("figure-13-1", "Figure 13.1", ("briefing", "session")),
+)
+
+RUNGS = (
+    Choice(
+        id="after-compaction",
+        title="What the cache still knows right after a compaction",
+        options=(
+            Option("Everything but the newest prompt: the summary only replaced text the provider "
+                   "had already seen.",
+                   "The cache compares beginnings, not contents. The summary is new text standing "
+                   "where message 1 used to be, so from the first message on nothing matches any "
+                   "request sent before."),
+            Option("Nothing: a compaction starts the session over.",
+                   "The session carries on with the same harness. Something at the very front of "
+                   "the request did not change; run the cell and find what."),
+            Option("The system prompt and the tool definitions, and nothing after them.",
+                   "They are the only part of the request a compaction never touches. After each "
+                   "compaction they are the whole of what a cache can reuse, which is why this "
+                   "lesson looks at them hard.",
+                   right=True),
+        ),
+    ),
+    Number(
+        id="ghost-turns",
+        title="How many of six turns do any work with a briefing that names absent tools",
+        answer=0,
+        right="None. Each turn calls a tool the briefing promised and the session never had, and "
+              "the model, trusting the briefing over the error, goes round again until max_turns "
+              "stops it.",
+        wrong="Run the cell below. The model believes its system prompt, and the only tool the "
+              "session has is read, which the job does not need.",
+        near={1: "One would need the model to give up after the first \"not found\". It believes "
+                 "its briefing, not the errors.",
+              6: "Six turns are made, and six calls, but count what each call achieved."},
+    ),
+    Number(
+        id="stamp-hits",
+        title="How many of twenty requests hit the cache with the time on top of the prompt",
+        answer=0,
+        right="Zero. Each prompt's request begins with a time no earlier request began with, and "
+              "the cache only ever matches from the first byte.",
+        wrong="The cache only reuses a prefix: the opening stretch of a request that an earlier "
+              "request also opened with. What is the first line of each request here?",
+        near={19: "Nineteen is what the same twenty prompts get when the briefing holds still. "
+                  "Here it changes at its first line, every time.",
+              20: "The first request of a session can never be a hit: nothing came before it."},
+    ),
+    Choice(
+        id="where-tools-come-from",
+        title="Where the briefing's list of tools should come from",
+        options=(
+            Option("A text written once by hand, next to SYSTEM, describing the agent's tools.",
+                   "That is the briefing of the wall. It was true of some session once, and it "
+                   "stays as it was written while sessions differ: a read-only session gets told "
+                   "about write and bash."),
+            Option("The list of tools handed to this session, the same list the Harness offers.",
+                   "Then the briefing cannot promise a tool the session lacks, or leave out one "
+                   "it has: both come from one list, and a session with fewer tools gets a "
+                   "shorter briefing by itself.",
+                   right=True),
+            Option("Every tool the harness knows how to make, so the model always knows its options.",
+                   "Knowing of a tool it cannot call is not an option for the model; it is a "
+                   "trap. The tool definitions in the request and the briefing would disagree, "
+                   "and the briefed model believes the briefing."),
+        ),
+    ),
+    Multi(
+        id="what-is-stable",
+        title="What may go into a briefing that must stay the same all session",
+        options=(("the name of the project", True),
+                 ("each tool's one-line guideline", True),
+                 ("the current time", False),
+                 ("the list of files in the workspace", False),
+                 ("how many messages the transcript holds so far", False),
+                 ("the language and version the project is written in", True)),
+        right="The project's name, its language and the tools' guidelines hold for the whole "
+              "session, so they can sit in the prefix every request shares. The time, the file "
+              "list and the message count all move while the session runs, and a briefing "
+              "holding any of them is either out of date or rebuilt, which is a new prefix.",
+        # Multi has one `wrong` text for every wrong set of ticks, so it speaks to each option in
+        # turn: the learner finds the line about the tick they got wrong.
+        wrong="Not quite; take each tick on its own, and ask whether it can change before the "
+              "session ends. The project's name: no, tick it. Each tool's guideline: the tools "
+              "are fixed for the session, tick it. The language and version: nothing the agent "
+              "does changes them, tick it. The current time changes at every prompt. The file "
+              "list holds only until the agent's first write. The message count grows with "
+              "every message. Those three stay out, or go after the stable part.",
+    ),
+    Choice(
+        id="tool-order",
+        title="Whether the order of the tools in the briefing matters",
+        options=(
+            Option("No: the model reads the whole list whatever its order.",
+                   "The model does not mind; the cache does. [general] A prefix cache compares "
+                   "bytes, and the same tools listed in another order are different bytes, so a "
+                   "resumed session whose tools came in another order starts cold."),
+            Option("Yes: sort the lines by name, so the same tools always give the same text.",
+                   "A fixed order makes the briefing a function of which tools there are, not of "
+                   "how a caller happened to list them.",
+                   right=True),
+            Option("Keep the order the caller passed: it says which tools matter most.",
+                   "That order is an accident of the code that built the list, and it can differ "
+                   "between two callers with the same tools, or between a session and its resume. "
+                   "If a tool matters most, its guideline can say so."),
+        ),
+    ),
+    Choice(
+        id="where-now-goes",
+        title="Where the time goes, when the model should know it",
+        options=(
+            Option("At the top of the system prompt, where the model reads it first.",
+                   "That is the wall: the first bytes of every request differ, and twenty prompts "
+                   "get twenty misses."),
+            Option("At the end of the system prompt, after the tools and the facts.",
+                   "Better for a provider that caches by the token, since the briefing before it "
+                   "still matches. But every message comes after the system prompt, so each "
+                   "change of the time still orphans the whole transcript. In the lab's model the "
+                   "system prompt and the tools are one unit, and it would miss entirely."),
+            Option("In the transcript, after everything stable: a message at the start of the "
+                   "session.",
+                   "The system prompt and tools stay the same bytes for the whole session, and "
+                   "the moment rides in a message that later requests repeat unchanged, so it is "
+                   "cached too.",
+                   right=True),
+            Option("Nowhere: leave it out, since it costs money.",
+                   "Fine when nothing depends on it, and then it should stay out. When the model "
+                   "needs the date (a changelog entry, a licence year), it will guess one, and "
+                   "write its guess down with confidence."),
+        ),
+    ),
+    Open(
+        id="why-once",
+        title="Why build the briefing once, when rebuilding it gives the same text",
+        nudge="Rebuilding it gives the same text only while everything it reads stays the same. "
+              "What does it read, and who else can change that?",
+        model_answer="Because \"the same text\" is then a hope, not a fact of the code. A briefing "
+                     "rebuilt before every prompt is the same only as long as its inputs are: the "
+                     "facts dict nobody promised not to change, a tool list someone extends "
+                     "halfway through, a helper that adds the date. Any one of them changes the "
+                     "first bytes of the next request, and the whole cached prefix, including "
+                     "every message after it, is lost, silently: nothing fails, the bill just "
+                     "grows. Built once and kept as a string, the briefing cannot drift within the "
+                     "session. When the tools really do change, rebuilding becomes a deliberate "
+                     "act that knowingly pays for a cold cache.",
+        common=(
+            ("It is faster to build it once.",
+             "Building a few lines of text costs nothing next to a model call. The cost is in "
+             "what a changed prefix does to the cache, not in the building."),
+            ("The model gets confused if its instructions change.",
+             "It might, but that is not what goes wrong here: the text does not even need to "
+             "change in meaning. One different byte at the front is enough to lose the cache."),
+            ("So that the briefing is the same in every session.",
+             "Within a session is what the cache rewards. Between sessions a different "
+             "briefing is fine, and sometimes right: a session with other tools needs another."),
+        ),
+    ),
+)
+
+HINTS = {
+    1: Hints(
+        lab=1,
+        question="Everything the briefing says must come from its two arguments. Which of them "
+                 "decides the tool lines, and what could make two calls with the same tools give "
+                 "different text?",
+        approach="Build a list of lines and join it with \"\\n\" at the end. Start with SYSTEM and "
+                 "an empty line, then \"Tools:\". Walk a sorted copy of the tools (sorted by "
+                 "name) and write one line per tool. Only then, if there are facts, an empty "
+                 "line, \"Workspace:\", and one line per key in sorted order.\n\n"
+                 "For a tool's guideline, prefer `tool.get(\"guideline\")` and fall back on "
+                 "`tool[\"description\"]`; keep the first line only.",
+        outline="    lines = [SYSTEM, \"\", \"Tools:\"]\n"
+                "    for tool in sorted(tools, key=name):\n"
+                "        text = tool.get(\"guideline\") or tool[\"description\"]\n"
+                "        lines.append(f\"- {name}: {first line of text, stripped}\")\n"
+                "    if there are no tools: lines.append(\"(none)\")\n"
+                "    if facts: lines += [\"\", \"Workspace:\"] + [f\"{k}: {facts[k]}\" for k in sorted(facts)]\n"
+                "    return \"\\n\".join(lines)\n\n"
+                "`sorted` returns a new list, so the caller's list keeps its order.",
+    ),
+    2: Hints(
+        lab=2,
+        question="A Harness keeps whatever string it is given as `system` for as long as it "
+                 "lives. So where, and how often, should `session` call `briefing`? And which "
+                 "list of tools must it pass to both?",
+        approach="Call `briefing(tools, facts)` one time, inside `session`, and give the result "
+                 "to `Harness` as `system`, with the same `tools`. The string cannot change "
+                 "afterwards, whatever happens to `facts`.\n\n"
+                 "The moment `now` goes in the transcript, not the system prompt: the messages "
+                 "the Harness starts with are `list(messages)`, plus one more user message when "
+                 "`now` is given.",
+        outline="    system = briefing(tools, facts)\n"
+                "    start = list(messages)\n"
+                "    if now: start.append(user_message(f\"[Session started {now}]\"))\n"
+                "    return Harness(model, system, tools, start, max_turns)",
+    ),
+}

@@ -1,0 +1,220 @@
+"""What each lab of each lesson asks of the learner, worked out from harness/syllabus.py and the
+reference code. No other table says which names a lab covers, what they take, or where a
+passing learner's code goes: everything here is derived, so a new lesson costs only its own rows
+in the syllabus.
+
+Names are full names, as in syllabus.UNITS: "summarize", "SessionLog.rows",
+"FinalTextRenderer.render". A method is a gap on the same terms as a function.
+
+    labs(12)                  [1, 2]
+    names(12, 2)              ["SessionLog.rows", "find_cut", "compact"]
+    parameters("find_cut")    ["rows", "keep_recent_tokens"]
+    places("summarize")       every (owner, attribute) where the reference keeps it
+    find(scope, "SessionLog.rows")   the learner's object for a name, in a notebook's namespace
+"""
+
+import importlib
+import inspect
+import types
+
+from harness import syllabus
+
+MODULES = ["messages", "tools", "loop", "owner", "frontends", "sessionlog", "compaction"]
+
+
+class NotFound(LookupError):
+    """A learner-written name that the namespace does not hold; the message says what to run."""
+
+
+def _learner_steps(lesson):
+    """{(lab, name)} of every step at `lesson` that the learner writes (a gap or a spec)."""
+    return [(step.lab, name) for name, steps in syllabus.UNITS.items()
+            for step in steps if step.lesson == lesson and step.kind != "given"]
+
+
+def labs(lesson):
+    """The lab numbers of `lesson`, in order: the labs that have something for the learner."""
+    found = sorted({lab for lab, _ in _learner_steps(lesson)})
+    if not found:
+        raise ValueError(f"lesson {lesson} has no gap in harness/syllabus.py")
+    return found
+
+
+def last_lab(lesson):
+    return labs(lesson)[-1]
+
+
+def names(lesson, lab=None):
+    """The full names the learner writes in `lesson` (in lab `lab`, if given), in the order the
+    harness file has them."""
+    wanted = {name for number, name in _learner_steps(lesson) if lab is None or number == lab}
+    return [name for name in syllabus.UNITS if name in wanted]
+
+
+def names_every_lesson():
+    """Every full name the learner writes somewhere in the course, in the harness file's order."""
+    return [name for name, steps in syllabus.UNITS.items() if any(s.kind != "given" for s in steps)]
+
+
+def bare(name):
+    """The last part of a full name: "rows" for "SessionLog.rows"."""
+    return name.rpartition(".")[2]
+
+
+def owner_of(name):
+    """The class a method belongs to ("SessionLog" for "SessionLog.rows"), or "" for a function."""
+    return name.rpartition(".")[0]
+
+
+def reference(name, lesson=None):
+    """The reference's object for a full name (for a property, the property itself): the final
+    one, or, given `lesson`, the version that lesson leaves, made from its text in
+    harness/earlier/ in the globals of the module that defines it."""
+    owner, attribute = owner_of(name), bare(name)
+    import harness
+    final = inspect.getattr_static(getattr(harness, owner), attribute) if owner else getattr(harness, attribute)
+    if lesson is None or not any(s.lesson > lesson for s in syllabus.UNITS[name]):
+        return final
+    from lab import starters
+    text = starters.definition(name, lesson=lesson)
+    home = inspect.getmodule(_function(final) if owner or callable(final) else getattr(harness, attribute))
+    scope = dict(vars(home)) if home is not None else {}
+    exec(compile(text, f"<{name} as lesson {lesson} leaves it>", "exec"), scope)
+    value = scope[attribute]
+    return property(value) if isinstance(final, property) else value
+
+
+def kind(name):
+    """"method", "class", "function" or "constant"."""
+    if owner_of(name):
+        return "method"
+    value = reference(name)
+    if inspect.isclass(value):
+        return "class"
+    return "function" if callable(value) else "constant"
+
+
+def _function(value):
+    return value.fget if isinstance(value, property) else value
+
+
+def parameters(name, lesson=None):
+    """The parameter names `name` takes (self included for a method) as lesson `lesson` leaves it
+    (the final reference if None), or None for a constant or a class."""
+    if kind(name) in ("constant", "class"):
+        return None
+    return list(inspect.signature(_function(reference(name, lesson))).parameters)
+
+
+def places(name):
+    """[(owner, attribute)] for every place the reference keeps `name`: the package, the module
+    that defines it, and any module that imported it by name, since the given code calls it from
+    there. A method has one place: its class."""
+    import harness
+    if owner_of(name):
+        return [(getattr(harness, owner_of(name)), bare(name))]
+    value = reference(name)
+    found = [(harness, name)]
+    for module_name in MODULES:
+        module = importlib.import_module(f"harness.{module_name}")
+        if vars(module).get(name) is value:
+            found.append((module, name))
+    return found
+
+
+def signature_problem(name, value, lesson=None):
+    """"" if `value` can stand for the learner's `name` (as lesson `lesson` asks for it), else a
+    sentence saying why not."""
+    want = parameters(name, lesson)
+    if want is None:
+        return ""
+    if isinstance(value, property):
+        value = value.fget
+    if not callable(value):
+        return f"{name} should be a function; it is a {type(value).__name__}"
+    try:
+        params = list(inspect.signature(value).parameters.values())
+    except (TypeError, ValueError):
+        return ""
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return ""
+    got = [p.name for p in params]
+    if got != want:
+        return f"{name} should take ({', '.join(want)}); yours takes ({', '.join(got)})"
+    return ""
+
+
+# -- finding the learner's code ----------------------------------------------------------------
+
+def _given(value):
+    """True for an object that came from the harness package, not from the learner's cells."""
+    module = getattr(_function(value), "__module__", None) or ""
+    return module == "harness" or module.startswith("harness.")
+
+
+def find(scope, name):
+    """The learner's object for full name `name` in `scope`, a notebook's namespace. A function
+    or constant is found by its name. A method is found in a class of that name that the learner
+    defined, or else as a function of its bare name whose first parameter is self: a notebook
+    writes `def rows(self):` at the top level. Raises NotFound in a sentence."""
+    owner, attribute = owner_of(name), bare(name)
+    if not owner:
+        if name not in scope:
+            raise NotFound(f"{name} is not defined: run the cell that defines it first")
+        return scope[name]
+    cls = scope.get(owner)
+    if inspect.isclass(cls) and not _given(cls) and attribute in vars(cls):
+        return vars(cls)[attribute]
+    value = scope.get(attribute)
+    if value is not None and not _given(value):
+        function = _function(value)
+        try:
+            first = next(iter(inspect.signature(function).parameters), None)
+        except (TypeError, ValueError):
+            first = None
+        if first == "self":
+            return value
+    raise NotFound(f"{name} is not defined: run the cell that defines it (def {attribute}(self, ...)) first")
+
+
+class Namespace:
+    """A lab test's `ns`: the learner's definitions by name. ns.summarize is the learner's
+    function; ns.SessionLog is the reference class with the learner's methods in place of its
+    own, so a test builds logs with ns.SessionLog(ws, path)."""
+
+    def __init__(self, found):
+        import harness
+        self._found = dict(found)
+        classes = {}
+        for name, value in found.items():
+            if owner_of(name):
+                classes.setdefault(owner_of(name), {})[bare(name)] = _as_method(name, value)
+        for owner, methods in classes.items():
+            base = getattr(harness, owner)
+            setattr(self, owner, type(owner, (base,), dict(methods, __module__=base.__module__,
+                                                            __qualname__=base.__qualname__)))
+        for name, value in found.items():
+            if not owner_of(name):
+                setattr(self, name, value)
+
+    def __getattr__(self, name):
+        raise AttributeError(f"the learner's namespace has no {name}: the lab does not ask for it")
+
+    def learner(self):
+        """{full name: the learner's object}, as given."""
+        return dict(self._found)
+
+
+def _as_method(name, value):
+    """A learner's function made fit to sit in a class: where the reference has a property, a
+    plain function becomes one; anything else callable is wrapped in a real function, so that it
+    binds to the instance whatever it is."""
+    if isinstance(reference(name), property) and not isinstance(value, property):
+        return property(value)
+    if isinstance(value, (property, staticmethod, classmethod, types.FunctionType)):
+        return value
+
+    def method(self, *args, **kwargs):
+        return value(self, *args, **kwargs)
+    method.__doc__ = getattr(value, "__doc__", None)
+    return method

@@ -1,0 +1,359 @@
+"""The answer store: one JSON file a lesson, `.rungs/lesson12.json` relative to the kernel's
+working directory (LAB_RUNGS_DIR moves the folder), holding what the learner has done:
+
+    {"format": 1, "lesson": 12,
+     "rungs": {"what-is-sent": {"choice": 1}, ...},    each question's state, by its id
+     "hints": {"1": 2},                                 how many levels of each lab's ladder are open
+     "labs":  {"1": true}}                              which labs have passed their checks
+
+Promises, each of which a test in tests/notebooks/test_rung_store.py holds it to:
+
+- An answer is never lost to a damaged file. A file that is not the JSON above (cut off by a crash
+  or a full disk, or edited by hand) is moved aside to lesson12.json.damaged-N, N being the first
+  number not taken, so no earlier damaged copy is overwritten; every whole entry that can still
+  be read from it is written back; the learner is told in one sentence.
+- Two kernels on one lesson do not wipe each other's answers. A save takes a lock file
+  (lesson12.json.lock, made with O_CREAT | O_EXCL, so it works wherever Python does; one left by
+  a writer that died is broken after LOCK_STALE seconds), reads the file afresh, changes only the
+  entry saved, writes a temporary file and moves it into place with os.replace. A reader
+  therefore sees the old file or the new one, never half of one.
+- A folder that cannot be written (read-only, full) costs the learner only persistence: they are
+  told once, in one sentence; every answer given is kept in memory for as long as the kernel runs,
+  shown as given, and written with the next save that succeeds.
+- The file carries its format number. Files without one (format 0, before the number existed)
+  have the same shape and are read. A file of a newer format is never written over: the learner
+  is told to update the course, and the answers they give meanwhile are kept in memory.
+
+Nothing here raises OSError to the caller: the notebook keeps working whatever the disk does.
+"""
+
+import contextlib
+import json
+import os
+import secrets
+import time
+from pathlib import Path
+
+FORMAT = 1
+SECTIONS = ("rungs", "hints", "labs")
+LOCK_WAIT = 5.0       # seconds a save waits for another kernel's lock before breaking it
+LOCK_STALE = 10.0     # a lock file older than this was left by a kernel that died mid-save
+
+# Per file (by absolute path), what this kernel knows that the file may not: answers whose save
+# has not succeeded yet, and the sentences the learner has been told. A kernel restart empties it.
+_SESSIONS = {}
+
+
+class _Session:
+    def __init__(self):
+        self.pending = {section: {} for section in SECTIONS}
+        self.blocked = None      # why this file must not be written to (newer format, unreadable)
+        self.notices = {}        # kind -> the sentence about it, shown on every widget
+        self.said = set()        # sentences already printed
+
+
+def path(lesson):
+    """The JSON file that holds lesson `lesson`'s answers."""
+    return Path(os.environ.get("LAB_RUNGS_DIR") or ".rungs") / f"lesson{int(lesson)}.json"
+
+
+def _session(file):
+    return _SESSIONS.setdefault(os.path.abspath(file), _Session())
+
+
+def _tell(session, kind, sentence):
+    """Keep `sentence` as the notice of its kind, and print it the first time it is said: it
+    lands in the output of the cell being run (a click's output goes to the log instead, which
+    is why widgets also show the notices)."""
+    session.notices[kind] = sentence
+    if sentence not in session.said:
+        session.said.add(sentence)
+        print(sentence)
+
+
+def notice(lesson):
+    """What the learner should know about the lesson's answers file now, in sentences, or ""."""
+    session = _SESSIONS.get(os.path.abspath(path(lesson)))
+    return " ".join(session.notices.values()) if session else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading.
+
+def _empty():
+    return {section: {} for section in SECTIONS}
+
+
+def _valid(section, value):
+    if section == "rungs":
+        return isinstance(value, dict)
+    if section == "hints":
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
+    return isinstance(value, bool)
+
+
+def _normalise(raw):
+    """(data, whole): the sections of `raw` with every entry of the right type, and whether
+    nothing had to be left out. Keys this version does not know are kept as they are."""
+    if not isinstance(raw, dict):
+        return _empty(), False
+    data, whole = dict(raw), True
+    for section in SECTIONS:
+        entries = raw.get(section, {})
+        if not isinstance(entries, dict):
+            data[section], whole = {}, False
+            continue
+        data[section] = {str(k): v for k, v in entries.items() if _valid(section, v)}
+        whole = whole and len(data[section]) == len(entries)
+    return data, whole
+
+
+def _salvage(text):
+    """The whole entries of a JSON object that was cut off or garbled part way: the longest
+    prefix that ends between two entries of a section (or between sections), closed. An entry
+    that was cut is left out rather than guessed at."""
+    cuts, stack, in_string, escaped = [], [], False, False
+    for i, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append(char)
+        elif char in "}]":
+            if not stack:
+                break
+            stack.pop()
+            if 1 <= len(stack) <= 2:
+                cuts.append((i + 1, "".join(stack)))
+        elif char == "," and 1 <= len(stack) <= 2:
+            cuts.append((i, "".join(stack)))
+    closing = {"{": "}", "[": "]"}
+    for cut, open_ in reversed(cuts[-2000:]):
+        try:
+            data = json.loads(text[:cut] + "".join(closing[c] for c in reversed(open_)))
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            return data
+    return {}
+
+
+def _read(file):
+    """(status, data): status is "missing", "ok", "damaged", "newer" or "unreadable"; data holds
+    the sections (for "damaged", what could be salvaged)."""
+    try:
+        raw_bytes = file.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing", _empty()
+    except OSError as error:
+        return "unreadable", _empty() | {"error": error.strerror or str(error)}
+    text = raw_bytes.decode("utf-8", errors="replace")
+    try:
+        raw = json.loads(raw_bytes.decode("utf-8"))
+    except ValueError:
+        data, _ = _normalise(_salvage(text))
+        return "damaged", data
+    version = raw.get("format", 0) if isinstance(raw, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT:
+        return "newer", _empty() | {"format": version}
+    data, whole = _normalise(raw)
+    if version is None or isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        whole = False
+    return ("ok" if whole else "damaged"), data
+
+
+def _count(data):
+    return sum(len(data.get(section, {})) for section in SECTIONS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing.
+
+@contextlib.contextmanager
+def _locked(file):
+    """Hold lesson12.json.lock while the body runs. O_CREAT | O_EXCL makes taking it atomic on
+    every platform and file system Python runs on, where fcntl would tie the course to Unix."""
+    lock = file.with_name(file.name + ".lock")
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            break
+        except FileExistsError:
+            if _stale(lock) or time.monotonic() > deadline:
+                _break(lock)
+                deadline = time.monotonic() + LOCK_WAIT
+            else:
+                time.sleep(0.002)
+    try:
+        os.write(fd, f"{os.getpid()}\n".encode())
+    finally:
+        os.close(fd)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock)
+
+
+def _stale(lock):
+    try:
+        return time.time() - lock.stat().st_mtime > LOCK_STALE
+    except FileNotFoundError:
+        return False
+
+
+def _break(lock):
+    """Remove a lock its holder left behind. Renamed first, so that of two kernels breaking it at
+    once only one succeeds, and neither removes a lock the other has just taken."""
+    aside = lock.with_name(f"{lock.name}.broken-{secrets.token_hex(4)}")
+    try:
+        os.replace(lock, aside)
+    except OSError:
+        return
+    with contextlib.suppress(OSError):
+        os.unlink(aside)
+
+
+def _write(file, data, lesson):
+    """Write `data` to `file` whole: a temporary file beside it, flushed to disk, then moved
+    into place in one step."""
+    body = {"format": FORMAT, "lesson": int(lesson)}
+    body.update({k: v for k, v in data.items() if k not in ("format", "lesson")})
+    text = json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    temporary = file.with_name(f".{file.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        for attempt in range(50):
+            try:
+                os.replace(temporary, file)
+                break
+            except PermissionError:
+                # Windows refuses to replace a file another process has open for reading, for an
+                # instant; anywhere else this is a real refusal.
+                if os.name != "nt" or attempt == 49:
+                    raise
+                time.sleep(0.01)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _set_aside(file):
+    """Move a damaged `file` to file.damaged-N, N the first number free; return the new path."""
+    n = 1
+    while True:
+        aside = file.with_name(f"{file.name}.damaged-{n}")
+        if not aside.exists():
+            # Under the lock no other writer of ours is choosing a name; os.rename, unlike
+            # os.replace, also refuses to overwrite on Windows.
+            os.rename(file, aside)
+            return aside
+        n += 1
+
+
+def _overlay(data, pending):
+    for section in SECTIONS:
+        data[section].update(pending[section])
+    return data
+
+
+def _sync(lesson, session):
+    """Under the lock: read the file afresh, set a damaged one aside, add what this kernel has
+    pending, write it back. Returns the data written. Raises OSError if the disk refuses."""
+    file = path(lesson)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(file):
+        status, data = _read(file)
+        if status in ("newer", "unreadable"):
+            _block(lesson, session, status, data)
+            return _overlay(_empty(), session.pending)
+        if status == "damaged":
+            aside = _set_aside(file)
+            _tell(session, "damaged",
+                  f"Your answers file {file} was damaged, so it was moved to {aside.name} "
+                  f"beside it, and the {_count(data)} answers that could still be read from it "
+                  "are kept.")
+        if status == "damaged" or any(session.pending.values()):
+            _write(file, _overlay(data, session.pending), lesson)
+        for section in SECTIONS:
+            session.pending[section].clear()
+        session.notices.pop("write", None)
+        return data
+
+
+def _block(lesson, session, status, data):
+    file = path(lesson)
+    if status == "newer":
+        reason = (f"Your answers file {file} was written by a newer version of the course "
+                  f"(format {data['format']}; this one reads format {FORMAT} and older), so it "
+                  "is left untouched and the answers you give now are kept only while this "
+                  "kernel runs: update the course to use it.")
+    else:
+        reason = (f"Your answers file {file} cannot be read ({data['error']}), so it is left "
+                  "untouched and the answers you give now are kept only while this kernel runs.")
+    session.blocked = status
+    _tell(session, status, reason)
+
+
+def _cannot_write(lesson, session, error):
+    why = error.strerror or str(error)
+    _tell(session, "write",
+          f"Your answers cannot be saved in {path(lesson)} ({why}), so they are kept only while "
+          "this kernel runs: once the folder can be written to again (space freed, or write "
+          "permission given), your next answer saves them all.")
+
+
+# ---------------------------------------------------------------------------------------------
+# The two things the rest of the course does.
+
+def load(lesson):
+    """Everything stored for `lesson`, with this kernel's unsaved answers laid over it, as
+    {"rungs": {...}, "hints": {...}, "labs": {...}}. A damaged file is set aside and what could
+    be read of it written back (or, if it cannot be written, kept in memory)."""
+    file = path(lesson)
+    session = _session(file)
+    status, data = _read(file)
+    if status in ("newer", "unreadable"):
+        _block(lesson, session, status, data)
+        data = _empty()
+    elif status == "damaged" and not session.blocked:
+        try:
+            data = _sync(lesson, session)
+        except OSError as error:
+            # What could be read stays in memory, to be written with the next save that works.
+            for section in SECTIONS:
+                for key, value in data[section].items():
+                    session.pending[section].setdefault(key, value)
+            _tell(session, "write",
+                  f"Your answers file {path(lesson)} is damaged and cannot be replaced "
+                  f"({error.strerror or error}), so it is left as it is, and the "
+                  f"{_count(data)} answers that could be read from it are kept only while this "
+                  "kernel runs.")
+    return _overlay({section: dict(data[section]) for section in SECTIONS}, session.pending)
+
+
+def put(lesson, section, key, value):
+    """Store `value` as entry `key` of `section` ("rungs", "hints" or "labs") for `lesson`,
+    without touching any other entry, and whatever the disk does: if the file cannot be written,
+    the value is kept in memory and the learner is told."""
+    if section not in SECTIONS:
+        raise ValueError(f"the answer store has sections {', '.join(SECTIONS)}, not {section!r}")
+    session = _session(path(lesson))
+    session.pending[section][str(key)] = value
+    if session.blocked:
+        return
+    try:
+        _sync(lesson, session)
+    except OSError as error:
+        _cannot_write(lesson, session, error)

@@ -1,0 +1,85 @@
+"""Every lesson's lab tests: the reference passes them all, an empty gap is "not done" and never
+a failure, and each wrong answer the lesson keeps (lab/lessons/lessonNN/wrong.py) is caught with
+one sentence that names the function at fault."""
+
+import pytest
+
+from lab import checks, lessons, manifest
+
+
+def reference(lesson, lab=None):
+    return manifest.Namespace({name: manifest.reference(name, lesson) for name in manifest.names(lesson, lab)})
+
+
+def stubs(lesson, lab):
+    def stub(*args, **kwargs):
+        raise NotImplementedError("not written")
+    return manifest.Namespace({name: stub for name in manifest.names(lesson, lab)})
+
+
+def labs_of_every_lesson():
+    return [(lesson, lab) for lesson in lessons.written() for lab in manifest.labs(lesson)]
+
+
+def wrong_answers():
+    cases = []
+    for lesson in lessons.written():
+        try:
+            wrong = lessons.load(lesson, "wrong").WRONG
+        except ModuleNotFoundError:
+            continue
+        for lab, by_name in wrong.items():
+            for name, variants in by_name.items():
+                cases += [(lesson, lab, name, variant) for variant in variants]
+    return cases
+
+
+LABS = labs_of_every_lesson()
+WRONG = wrong_answers()
+
+
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+def test_each_lab_has_visible_and_hidden_tests(lesson, lab):
+    assert checks.tests_for(lesson, lab, hidden=False), f"lesson {lesson} lab {lab} has no visible test"
+    assert checks.tests_for(lesson, lab, hidden=True), f"lesson {lesson} lab {lab} has no hidden test"
+
+
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+def test_the_reference_passes_every_test(lesson, lab):
+    ns = reference(lesson)
+    failures = [(r.test.name, r.message) for r in checks.run(lesson, lab, ns) if not r.passed]
+    assert failures == []
+
+
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+def test_a_stub_is_not_done_never_a_failure(lesson, lab):
+    """Every gap still raising NotImplementedError: each test says "not done yet"."""
+    ns = reference(lesson)
+    for name in manifest.names(lesson, lab):
+        ns = manifest.Namespace(dict(ns.learner(), **stubs(lesson, lab).learner()))
+    results = checks.run(lesson, lab, ns)
+    assert all(r.not_done for r in results), [(r.test.name, r.message) for r in results if not r.not_done]
+
+
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+def test_every_gap_of_the_lab_has_wrong_answers(lesson, lab):
+    named = {name for (n, l, name, _) in WRONG if (n, l) == (lesson, lab)}
+    assert named == set(manifest.names(lesson, lab)), (
+        f"lesson {lesson} lab {lab}: lab/lessons/lesson{lesson:02d}/wrong.py has wrong answers for "
+        f"{sorted(named)}, but the lab asks for {manifest.names(lesson, lab)}")
+
+
+@pytest.mark.parametrize("lesson,lab,name,variant", WRONG,
+                         ids=[f"{n}.{l}-{v.__name__}" for n, l, _, v in WRONG])
+def test_each_wrong_answer_is_caught_in_a_sentence_naming_its_function(lesson, lab, name, variant):
+    found = reference(lesson).learner()
+    found[name] = variant
+    results = checks.run(lesson, lab, manifest.Namespace(found))
+    failed = [r for r in results if not r.passed]
+    assert failed, f"no test of lesson {lesson} lab {lab} caught {variant.__name__}: {variant.__doc__}"
+    assert not any(r.not_done for r in failed)
+    assert all(r.message and "\n" not in r.message for r in failed)
+    visible = [r for r in failed if not r.test.hidden]
+    assert visible, f"only hidden tests caught {variant.__name__}: a visible test should teach it"
+    assert any(manifest.bare(name) in r.message for r in visible), (
+        f"no visible failure names {manifest.bare(name)}: {[r.message for r in visible]}")

@@ -1,0 +1,139 @@
+"""Every lesson's harness.py, as the learner gets it: generated, loadable, chained to the lesson
+before (the starter of N is the end of N-1 with N's additions), failed by its starter and passed
+by the reference, through the same command line a learner uses."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import syllabus
+from lab import lessons, manifest, starters
+from lab.starters import Stage
+
+ROOT = Path(__file__).resolve().parents[2]
+LABS = [(lesson, lab) for lesson in lessons.written() for lab in manifest.labs(lesson)]
+
+
+def definitions(text):
+    """{name: source} of each top-level definition and each method, by full name."""
+    tree, lines = ast.parse(text), text.splitlines()
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found[f"{node.name}.{member.name}"] = "\n".join(lines[member.lineno - 1:member.end_lineno])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found[node.name] = "\n".join(lines[node.lineno - 1:node.end_lineno])
+        elif isinstance(node, ast.Assign):
+            found[node.targets[0].id] = "\n".join(lines[node.lineno - 1:node.end_lineno])
+    return found
+
+
+def test_every_definition_of_the_reference_is_in_the_syllabus_and_back():
+    import harness
+    names = {u.name for _, pieces in starters._reference() for kind, u in pieces if kind == "unit"}
+    assert names == set(syllabus.UNITS)
+    assert set(harness.__all__) <= set(syllabus.UNITS)
+
+
+def test_earlier_versions_hold_only_what_a_later_lesson_changes():
+    """harness/earlier/lessonNN.py keeps a definition only if a later lesson rewrites it, and
+    then only that definition (a method, never its whole class)."""
+    import pkgutil
+    import harness.earlier as earlier
+    for info in pkgutil.iter_modules(earlier.__path__):
+        number = int(info.name[len("lesson"):])
+        for kind, unit in starters._split(starters._module_source(f"harness.earlier.{info.name}")):
+            if kind != "unit" or unit.text.strip() == f"class {unit.name}:":
+                continue   # a bare class line only holds the methods below it
+            steps = syllabus.UNITS[unit.name]
+            past = [s for s in steps if s.lesson <= number]
+            later = [s for s in steps if s.lesson > number]
+            assert past and later, f"earlier/{info.name}.py keeps {unit.name}, which no later lesson changes"
+
+
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+def test_each_generated_file_is_python_and_loads(lesson, lab, tmp_path):
+    for stage in (Stage(lesson, lab), Stage(lesson)):
+        path = tmp_path / "harness.py"
+        path.write_text(starters.text_at(stage))
+        subprocess.run([sys.executable, str(path)], check=True, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("lesson", lessons.written())
+def test_the_starter_is_the_end_of_the_lesson_before(lesson):
+    """Every definition of lesson N-1's end stands unchanged in lesson N's starter, unless lesson
+    N's syllabus rows say it changes there."""
+    before = definitions(starters.text_at(Stage(lesson - 1)))
+    start = definitions(starters.text_at(Stage(lesson, manifest.labs(lesson)[0])))
+    changed = set(syllabus.lesson_units(lesson))
+    for name, text in before.items():
+        owner = name.rpartition(".")[0]
+        if name in changed or owner in changed and name not in syllabus.UNITS:
+            continue
+        assert name in start, f"lesson {lesson}'s starter has lost {name}"
+        strip = lambda t: "\n".join(l for l in t.splitlines() if not l.strip().startswith("# given in"))
+        assert strip(start[name]) == strip(text), f"lesson {lesson}'s starter changed {name}, which its syllabus does not"
+
+
+@pytest.mark.parametrize("lesson", lessons.written())
+def test_the_diff_from_the_lesson_before_only_adds_or_rewrites_the_lessons_names(lesson):
+    out = subprocess.run([sys.executable, "-m", "lab", "diff", str(lesson - 1), str(lesson)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    assert out.stdout == starters.diff(Stage(lesson - 1), Stage(lesson, 1))
+    assert "+# given in lesson" in out.stdout.replace("+    # given", "+# given") or \
+        all(s.kind != "given" for steps in syllabus.lesson_units(lesson).values() for s in steps)
+
+
+def _check(path, lesson, lab):
+    return subprocess.run([sys.executable, str(ROOT / "lab" / "lab_check.py"), "--harness", str(path),
+                           "--lesson", str(lesson), "--lab", str(lab)],
+                          capture_output=True, text=True, cwd=path.parent)
+
+
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+def test_the_starter_fails_the_lab_and_the_reference_passes_it(lesson, lab, tmp_path):
+    path = tmp_path / "harness.py"
+    path.write_text(starters.text_at(Stage(lesson, lab)))
+    result = _check(path, lesson, lab)
+    assert result.returncode == 1, result.stdout
+    assert "not done yet" in result.stdout or "not started" in result.stdout
+    path.write_text(starters.text_at(Stage(lesson, lab), solved=True))
+    result = _check(path, lesson, lab)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.splitlines()[-1].endswith(" passed, 0 failed")
+
+
+@pytest.mark.parametrize("lesson", lessons.written())
+def test_the_graders_starter_holds_no_answer_of_the_lesson(lesson):
+    """The autograder's worker loads the last lab's starter with every gap of the lesson open:
+    no line of any reference answer of the lesson is in it."""
+    text = starters.text_at(Stage(lesson, manifest.last_lab(lesson)), every_gap=True)
+    assert starters.BEGIN not in text
+    assert text.count("# --- your code ---") == len(manifest.names(lesson))
+    for name in manifest.names(lesson):
+        answer = starters.definition(name, markers=True, lesson=lesson)
+        if starters.BEGIN in answer:
+            answer = answer.split(starters.BEGIN, 1)[1].split(starters.END, 1)[0]
+        for line in answer.splitlines():
+            line = line.strip()
+            if len(line) > 24 and not line.startswith(("#", '"""')) and line not in starters.text_at(Stage(lesson - 1)):
+                assert line not in text, f"the grader's starter of lesson {lesson} holds {name}'s line: {line}"
+
+
+def test_the_cli_says_what_it_cannot_do():
+    have = lessons.written()
+    missing = next(n for n in range(1, 17) if n not in have and n + 1 not in have)
+    bad = subprocess.run([sys.executable, "-m", "lab", "starter", str(missing)], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith(f"python -m lab: lesson {missing}'s harness is not written yet: the course has lesson")
+    last = have[-1]
+    bad = subprocess.run([sys.executable, "-m", "lab", "starter", str(last), "--lab", "9"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "no lab 9" in bad.stderr

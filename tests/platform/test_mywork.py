@@ -1,0 +1,165 @@
+"""The learner's own copy (lab/mywork.py) and the commands that open it (start.py, `make lab`)."""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from lab import lessons, mywork
+from lab.lessons import build
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSON = 12
+MASTER = build.notebook_path(LESSON)
+# Lessons being written may have no notebook yet; refresh() names them and copies nothing.
+UNBUILT = [n for n in lessons.written() if not build.notebook_path(n).is_file()]
+
+
+@pytest.fixture(scope="module")
+def master_text():
+    return MASTER.read_text(encoding="utf-8")
+
+
+def solutions_of(nb):
+    """The text between the solution markers of every solution cell of a master notebook."""
+    found = []
+    for cell in nb.cells:
+        for body in re.findall(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", cell.source, re.S):
+            if body.strip():
+                found.append(body)
+    return found
+
+
+def test_a_fresh_run_makes_the_learners_edition_of_every_written_lesson(tmp_path):
+    added, unbuilt = mywork.refresh(tmp_path / "mywork")
+    expected = [build.notebook_path(n).name for n in lessons.written() if n not in unbuilt]
+    assert [p.name for p in added] == expected and expected
+    master = nbformat.read(MASTER, as_version=4)
+    solutions = solutions_of(master)
+    assert solutions, "the master notebook has no solution cell: nothing to compare against"
+    for path in added:
+        text = path.read_text(encoding="utf-8")
+        nb = nbformat.reads(text, as_version=4)
+        nbformat.validate(nb)
+        assert "### BEGIN SOLUTION" not in text and "### END SOLUTION" not in text
+        assert "BEGIN HIDDEN TESTS" not in text and "hidden=True" not in text
+        assert all(not c.get("outputs") and c.get("execution_count") is None
+                   for c in nb.cells if c.cell_type == "code")
+        if path.name == MASTER.name:
+            for body in solutions:
+                assert body not in text, f"a solution was copied verbatim:\n{body[:200]}"
+            # The same cells as the master, in the same order: it is the lesson, gaps open.
+            assert [c.id for c in nb.cells] == [c.id for c in master.cells]
+
+
+def test_a_later_run_keeps_the_learners_edits_and_answers(tmp_path):
+    folder = tmp_path / "mywork"
+    added, _ = mywork.refresh(folder)
+    mine = folder / MASTER.name
+    nb = nbformat.read(mine, as_version=4)
+    nb.cells[0].source += "\n\nMy own note."
+    edited = nbformat.writes(nb)
+    mine.write_text(edited, encoding="utf-8")
+    answers = folder / ".rungs" / f"lesson{LESSON}.json"
+    answers.parent.mkdir()
+    answers.write_text('{"some-rung": "my answer"}\n')
+    own = folder / "scratch.py"
+    own.write_text("print('mine')\n")
+
+    assert mywork.refresh(folder) == ([], UNBUILT)
+    assert mine.read_text(encoding="utf-8") == edited
+    assert answers.read_text() == '{"some-rung": "my answer"}\n'
+    assert own.read_text() == "print('mine')\n"
+
+
+def test_a_lesson_added_later_appears_and_the_others_are_left_alone(tmp_path, monkeypatch):
+    folder = tmp_path / "mywork"
+    mywork.refresh(folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    # A `git pull` brings lesson 99: its folder (written) and its master notebook.
+    later = tmp_path / "notebooks" / "99-a-later-lesson.ipynb"
+    later.parent.mkdir()
+    shutil.copy(MASTER, later)
+    real_written, real_path = lessons.written, build.notebook_path
+    monkeypatch.setattr(lessons, "written", lambda: real_written() + [99])
+    monkeypatch.setattr(build, "notebook_path", lambda n: later if n == 99 else real_path(n))
+
+    added, unbuilt = mywork.refresh(folder)
+    assert [p.name for p in added] == [later.name] and unbuilt == UNBUILT
+    assert "### BEGIN SOLUTION" not in added[0].read_text(encoding="utf-8")
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.name in before} == before
+
+
+def test_a_deleted_notebook_comes_back_fresh(tmp_path):
+    folder = tmp_path / "mywork"
+    added, _ = mywork.refresh(folder)
+    fresh = added[0].read_bytes()
+    added[0].unlink()
+    again, _ = mywork.refresh(folder)
+    assert again == [added[0]] and added[0].read_bytes() == fresh
+
+
+def test_a_lesson_without_a_notebook_is_named_not_copied(tmp_path, monkeypatch):
+    real_written, real_path = lessons.written, build.notebook_path
+    monkeypatch.setattr(lessons, "written", lambda: real_written() + [98])
+    monkeypatch.setattr(build, "notebook_path",
+                        lambda n: tmp_path / "98-unbuilt.ipynb" if n == 98 else real_path(n))
+    added, unbuilt = mywork.refresh(tmp_path / "mywork")
+    assert unbuilt == UNBUILT + [98] and all(p.name != "98-unbuilt.ipynb" for p in added)
+
+
+def test_the_command_line(tmp_path):
+    folder = tmp_path / "mine"
+    first = subprocess.run([sys.executable, "-m", "lab.mywork", str(folder)], capture_output=True,
+                           text=True, cwd=ROOT)
+    assert first.returncode == 0 and first.stderr == ""
+    assert f"added {MASTER.name} to mine/" in first.stdout
+    second = subprocess.run([sys.executable, "-m", "lab.mywork", str(folder)], capture_output=True,
+                            text=True, cwd=ROOT)
+    assert (second.returncode, second.stderr) == (0, "") and "added" not in second.stdout
+    (tmp_path / "afile").write_text("")
+    bad = subprocess.run([sys.executable, "-m", "lab.mywork", str(tmp_path / "afile")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "is a file, not a folder" in bad.stderr
+
+
+def test_git_ignores_the_learners_folder():
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    paths = ["mywork/12-x.ipynb", "mywork/.rungs/lesson12.json", ".venv-3.13/bin/python"]
+    done = subprocess.run(["git", "check-ignore", *paths], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.split() == paths
+
+
+def start_command(*args):
+    done = subprocess.run([sys.executable, str(ROOT / "start.py"), "--print-command", *args],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout.split()
+
+
+def test_start_opens_the_learners_copy_and_author_the_masters():
+    learner = start_command("--no-browser")
+    assert learner[1:3] == ["lab", "--notebook-dir=mywork"] and learner[-1] == "--no-browser"
+    assert "--ContentsManager.pre_save_hook=lab.jupyter_hooks.keep_widget_text" in learner
+    assert start_command("--author")[2] == "--notebook-dir=notebooks"
+
+
+def test_start_refuses_an_option_it_does_not_have():
+    done = subprocess.run([sys.executable, str(ROOT / "start.py"), "--autor", "--"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and "--autor is not an option of start.py" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+def test_make_lab_and_make_author_run_start_py():
+    for target, folder in (("lab", "mywork"), ("author", "notebooks")):
+        done = subprocess.run(["make", "-s", "--no-print-directory", target,
+                               f"PYTHON={sys.executable}", "ARGS=--print-command"],
+                              capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        assert f"--notebook-dir={folder}" in done.stdout.split()
