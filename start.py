@@ -90,6 +90,8 @@ def lab_command(author, extra):
     """The JupyterLab command, relative to the repository's root, where it is run."""
     command = [venv_program("jupyter"), "lab",
                "--notebook-dir=" + ("notebooks" if author else "mywork")]
+    if not author:   # the learner lands on the course's start page (lab/startpage.py)
+        command.append("--ServerApp.default_url=/lab/tree/START.md")
     # JupyterLab refuses to start as root unless told; containers and CI machines often are root.
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")

@@ -15,6 +15,8 @@ The contract, which tests/platform/test_mywork.py holds it to:
   keep their answers, and any file of the learner's own). `git pull` cannot touch the folder
   either, because git ignores it.
 - A lesson added to the course later (a `git pull` brings its notebook) appears on the next run.
+- START.md, the course's start page (lab/startpage.py), is the one file written again on every
+  run: it is the course's, not the learner's, and its map gains each new lesson.
 - A notebook the learner deleted comes back, fresh, on the next run. That is the way to start a
   lesson over; the rung answers in `.rungs/` are kept, so delete `.rungs/lessonNN.json` as well to
   clear those too.
@@ -59,6 +61,8 @@ def refresh(folder=FOLDER):
         except FileExistsError:
             continue
         added.append(target)
+    from lab import startpage
+    startpage.write(folder)   # the course's own page, brought up to date every time
     return added, unbuilt
 
 

@@ -91,6 +91,8 @@ def test_a_lesson_added_later_appears_and_the_others_are_left_alone(tmp_path, mo
     added, unbuilt = mywork.refresh(folder)
     assert [p.name for p in added] == [later.name] and unbuilt == UNBUILT
     assert "### BEGIN SOLUTION" not in added[0].read_text(encoding="utf-8")
+    # Everything is as it was, but the course's start page, which now maps lesson 99 too.
+    before.pop("START.md")
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.name in before} == before
 
 
@@ -163,3 +165,39 @@ def test_make_lab_and_make_author_run_start_py():
                               capture_output=True, text=True, cwd=ROOT)
         assert done.returncode == 0, done.stderr
         assert f"--notebook-dir={folder}" in done.stdout.split()
+
+
+def test_the_start_page_maps_every_lesson_and_says_how_the_course_works(tmp_path):
+    from lab import lessons, manifest, startpage
+    mywork.refresh(tmp_path)
+    page = (tmp_path / startpage.NAME).read_text(encoding="utf-8")
+    for lesson in lessons.written():
+        data = lessons.load(lesson)
+        row = next(line for line in page.splitlines() if line.startswith(f"| {lesson:02d} |"))
+        assert f"[{data.TITLE}]({data.NOTEBOOK})" in row and (tmp_path / data.NOTEBOOK).exists()
+        assert all(f"`{name}`" in row for name in manifest.names(lesson))
+    assert sum(line.startswith("| ") and line[2:4].isdigit() for line in page.splitlines()) == \
+        len(set(startpage.PLANNED) | set(lessons.written()))
+    for needed in ("lab.check(N, lab=K)", ".rungs/lessonNN.json", "lab.progress()", "compared"):
+        assert needed in page
+
+
+def test_the_start_page_is_the_courses_and_is_written_again(tmp_path):
+    from lab import startpage
+    (tmp_path / startpage.NAME).write_text("an old map", encoding="utf-8")
+    mywork.refresh(tmp_path)
+    assert (tmp_path / startpage.NAME).read_text(encoding="utf-8") == startpage.text()
+
+
+def test_jupyterlab_opens_on_the_start_page_rendered():
+    import json
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "start.py", "--print-command"], cwd=root, capture_output=True, text=True)
+    assert "--ServerApp.default_url=/lab/tree/START.md" in done.stdout
+    author = subprocess.run([sys.executable, "start.py", "--author", "--print-command"], cwd=root,
+                            capture_output=True, text=True)
+    assert "START.md" not in author.stdout
+    overrides = json.loads((root / "jupyter" / "overrides.json").read_text())
+    assert overrides["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]["markdown"] == "Markdown Preview"
