@@ -66,6 +66,10 @@ def learner_notebook(course_root, browser_tmp):
     fault = os.environ.get("BROWSER_TEST_BREAK_RUNG")
     if fault:
         break_rung(path, fault)
+    # Kept apart from learner/, which a test writes into and saves: every copy starts untouched.
+    pristine = browser_tmp / "pristine"
+    pristine.mkdir(exist_ok=True)
+    shutil.copy2(path, pristine / path.name)
     return f"learner/{path.name}"
 
 
@@ -138,13 +142,13 @@ def open_notebook(page, jupyterlab, screenshots):
 
 
 @pytest.fixture
-def copy_of_learner(course_root, learner_notebook):
+def copy_of_learner(course_root, learner_notebook, browser_tmp):
     """copy_of_learner(name) -> the path, relative to the served root, of a fresh copy of the
-    learner's edition in a folder `name` of its own (no answers stored), for a test to change."""
+    learner's edition, as released (no edits, no answers stored), in a folder `name` of its own,
+    for a test to change."""
     def make(name):
         folder = course_root / name
         shutil.rmtree(folder, ignore_errors=True)
-        shutil.copytree(course_root / "learner", folder,
-                        ignore=shutil.ignore_patterns(".rungs", ".ipynb_checkpoints"))
+        shutil.copytree(browser_tmp / "pristine", folder)   # as released, whatever learner/ holds now
         return f"{name}/{LESSON12}"
     return make
