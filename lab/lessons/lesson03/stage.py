@@ -12,53 +12,32 @@ The modules are made from the generated files themselves (lab.starters), so a ce
 "lesson 2's harness" runs exactly the text `python -m lab end 2` prints.
 """
 
-import types
-
 LESSON = 3
 
 
 def at_lesson(lesson):
     """The harness.py that `python -m lab end <lesson>` prints, loaded as a module of its own."""
-    from lab import starters
-    text = starters.text_at(starters.Stage(lesson))
-    module = types.ModuleType(f"harness_at_lesson_{lesson:02d}")
-    module.__file__ = f"<harness.py as lesson {lesson} leaves it>"
-    exec(compile(text, module.__file__, "exec"), module.__dict__)
-    return module
+    from lab import versions
+    return versions.fresh(lesson)
 
 
 def whose():
     """"your run_agent" once lesson 3's lab has passed in this kernel, else "the reference
     run_agent"."""
-    from lab import takeover
-    return "your run_agent" if takeover.running_on(LESSON).get("run_agent") == "yours" \
-        else "the reference run_agent (lesson 3's)"
+    from lab import versions
+    return versions.whose(LESSON, ["run_agent"])
 
 
 def harness_now():
-    """The harness as lesson 3 leaves it. Its run_agent is the learner's when lab.check(3, lab=1)
-    has passed (the check puts it into `harness`), and the reference's version 3 until then."""
-    import harness
-    from lab import takeover
-    module = at_lesson(LESSON)
-    if takeover.running_on(LESSON).get("run_agent") == "yours":
-        module.run_agent = harness.run_agent
-    return module
-
-
-def _demo(cell_id):
-    from lab.lessons import lesson03
-    for demo_id, label, names in lesson03.DEMOS:
-        if demo_id == cell_id:
-            return label
-    raise KeyError(f"{cell_id} is not one of lesson 3's DEMOS")
+    """The harness as lesson 3 leaves it, the learner's run_agent in once the lab has passed."""
+    from lab import versions
+    return versions.harness_now(LESSON)
 
 
 def ran_on(cell_id):
     """Display, as a note of its own, which run_agent the demonstration `cell_id` ran on."""
-    from IPython.display import display
-    line = f"{_demo(cell_id)} ran on: {whose()}."
-    display({"text/plain": line, "text/markdown": f"*{line}*"}, raw=True)
+    from lab import versions
+    versions.ran_on(LESSON, cell_id)
 
 
 class Recorder:
