@@ -30,16 +30,22 @@ class FinalTextRenderer:
     (stop_reason "error"), prints "Error: <its error_message>" and returns False."""
 
     def __init__(self):
+        ### BEGIN SOLUTION
         self.last = None  # the latest assistant message seen
+        ### END SOLUTION
 
     def render(self, event):
+        ### BEGIN SOLUTION
         message = event.get("message") if event["type"] == "message_end" else None
         if message is not None and message["role"] == "assistant":
             self.last = message
+        ### END SOLUTION
 
     def finish(self):
+        ### BEGIN SOLUTION
         if self.last is None:
             return False
         failed = self.last["stop_reason"] == "error"
         print(f"Error: {self.last['error_message']}" if failed else text_of(self.last))
         return not failed
+        ### END SOLUTION

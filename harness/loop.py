@@ -22,6 +22,7 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
     arguments and return a (usually empty) list of user messages. Steering is fetched once each
     call of a turn is answered; follow-ups only when the run has nothing left to do. No queue is
     ever visible to the loop."""
+    ### BEGIN SOLUTION
     new = []  # what this run added, handed over with agent_end
 
     def record(message):
@@ -63,6 +64,7 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
         if not calls and not waiting:
             waiting = ask(get_follow_ups)   # the run was about to end; anything more to do?
     yield {"type": "agent_end", "messages": new}  # the single way out keeps every exit balanced
+    ### END SOLUTION
 
 
 def context_for_model(messages):
@@ -70,9 +72,11 @@ def context_for_model(messages):
     it, before each request, this makes a transcript that a provider takes: failed assistant
     messages with empty content go (one that failed after saying something stays), then calls
     and results are paired. A new list comes back; the record is not touched."""
+    ### BEGIN SOLUTION
     return repair_tool_history([
         m for m in messages
         if m["role"] != "assistant" or m["content"] or m.get("stop_reason") != "error"])
+    ### END SOLUTION
 
 
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
@@ -86,6 +90,7 @@ def repair_tool_history(messages):
     arguments are unknown, so no call can be made up for it); a call without a result is given
     INTERRUPTED, marked is_error. Pure and idempotent: returns a new list of the same message
     objects, equal to the input when the input was already valid. Call ids are assumed unique."""
+    ### BEGIN SOLUTION
     first_result = {}
     for m in messages:
         if m["role"] == "toolResult" and m["tool_call_id"] not in first_result:
@@ -98,3 +103,4 @@ def repair_tool_history(messages):
                 "role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
                 "content": INTERRUPTED, "is_error": True})
     return out
+    ### END SOLUTION

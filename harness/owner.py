@@ -28,7 +28,9 @@ class Harness:
     def messages(self):
         """A tuple: a snapshot, so code outside cannot append to the transcript or pop from it.
         (It holds the same message dicts, not copies.)"""
+        ### BEGIN SOLUTION
         return tuple(self._messages)
+        ### END SOLUTION
 
     @property
     def is_running(self):
@@ -39,21 +41,27 @@ class Harness:
         """The run: run_agent's events over the harness's own list. If a run is already going,
         raises RuntimeError("already running; use steer() or follow_up()") right on the caller's
         line, which is why prompt is a plain function and the generator lives in _run."""
+        ### BEGIN SOLUTION
         if self._running:  # checked here, on the caller's line, not at the first next()
             raise RuntimeError("already running; use steer() or follow_up()")
         self._running = True
         return self._run(text)
+        ### END SOLUTION
 
     def steer(self, text):
         """Queue a user message for the next pause between turns ("use spaces"). Anybody may call
         it whenever they like; the words join the history only when the loop asks, one message
         per ask, and the queue lasts from one run to the next."""
+        ### BEGIN SOLUTION
         self._steering.append(user_message(text))
+        ### END SOLUTION
 
     def follow_up(self, text):
         """Queue a user message for the moment the run would stop ("now run the tests"). Taken
         as steer's are: only when the loop asks, one per ask; the queue outlasts the run."""
+        ### BEGIN SOLUTION
         self._follow_ups.append(user_message(text))
+        ### END SOLUTION
 
     def subscribe(self, listener):
         """Make listener(event) hear each event of each run, once the record has changed and
@@ -81,9 +89,14 @@ class Harness:
 
     def _drain(self, queue):
         """What the loop gets when it asks: the oldest queued message, one at a time."""
+        ### BEGIN SOLUTION
         return [queue.popleft()] if queue else []
+        ### END SOLUTION
 
     def _run(self, text):
+        """Every event of run_agent over the harness's own list and settings, each told to the
+        listeners before the consumer gets it. However the run ends (used up, closed by its
+        consumer, or raising), the inner run is closed and the harness is no longer running."""
         run = run_agent(self._model, self._system, self._messages, self._tools, text,
                         max_turns=self._max_turns,
                         get_steering=lambda: self._drain(self._steering),
