@@ -245,3 +245,87 @@ def big_log(lines=40_000):
         status = "ERR 503" if n % 97 == 96 else "INFO ok"  # an occasional line worth finding
         out.append(f"{stamp} {status}\n")
     return "".join(out)
+
+
+class Captured:
+    """What a program printed while capture_stdout() held its stdout.
+
+    .text    everything printed, exactly: what `python run.py > answer.txt` would leave in the file
+    .lines   .text cut into lines, without their newlines
+    .timed   [(seconds, line)]: each line with the virtual clock (lab.clock) at the moment its
+             newline was printed; a last line with no newline gets the clock when capture ended
+    """
+
+    # Under the grader, what the learner's code prints in its own process is written here too
+    # (lab/grader/wire.py, TAKES_PRINTED), so a test that captures sees it as in one process.
+    takes_learner_output = True
+
+    def __init__(self):
+        self.text = ""
+        self.timed = []
+        self._open = ""
+
+    @property
+    def lines(self):
+        return self.text.splitlines()
+
+    def write(self, text):
+        from .virtual_time import clock
+        if not isinstance(text, str):
+            raise TypeError(f"write() takes a string, not {type(text).__name__}")
+        self.text += text
+        self._open += text
+        *done, self._open = self._open.split("\n")
+        self.timed += [(clock.now, line) for line in done]
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def _close(self):
+        from .virtual_time import clock
+        if self._open:
+            self.timed.append((clock.now, self._open))
+            self._open = ""
+
+    def __repr__(self):
+        return f"<captured: {len(self.lines)} lines, {len(self.text)} characters>"
+
+
+class capture_stdout:
+    """A context manager that takes whatever is printed inside it, as a redirect to a file would:
+
+        with lab.capture_stdout() as answer_txt:
+            print("hello")
+        answer_txt.text        # "hello\\n", and nothing reached the screen
+
+    The captured object is a Captured (see there): .text, .lines, and .timed, each line with the
+    virtual time it was printed at. Only stdout is taken; stderr goes where it went."""
+
+    def __enter__(self):
+        import sys
+        self.captured, self._saved = Captured(), sys.stdout
+        sys.stdout = self.captured
+        return self.captured
+
+    def __exit__(self, *exc):
+        import sys
+        sys.stdout = self._saved
+        self.captured._close()
+        return False
+
+
+def event_types(events):
+    """The types of `events` (dicts with a "type", from a list or a generator, which this runs to
+    its end), in order. A message_end names its message's role as well, so that a run reads at a
+    glance: ["agent_start", "turn_start", "message_end(user)", "message_end(assistant)", ...]."""
+    out = []
+    for event in events:
+        if not isinstance(event, dict) or "type" not in event:
+            raise TypeError(f"event_types() takes events, dicts with a \"type\", not {event!r}")
+        message = event.get("message")
+        if event["type"] == "message_end" and isinstance(message, dict):
+            out.append(f"message_end({message.get('role')})")
+        else:
+            out.append(event["type"])
+    return out

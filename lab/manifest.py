@@ -191,8 +191,11 @@ class Namespace:
                 classes.setdefault(owner_of(name), {})[bare(name)] = _as_method(name, value)
         for owner, methods in classes.items():
             base = getattr(harness, owner)
+            # learner_state: under the grader, the learner's methods run in another process and
+            # may keep state on the instance a test made (lab/grader/wire.py, WRITABLE).
             setattr(self, owner, type(owner, (base,), dict(methods, __module__=base.__module__,
-                                                            __qualname__=base.__qualname__)))
+                                                            __qualname__=base.__qualname__,
+                                                            learner_state=True)))
         for name, value in found.items():
             if not owner_of(name):
                 setattr(self, name, value)

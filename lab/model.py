@@ -382,6 +382,7 @@ class Request:
     .cached        tokens of its prefix that an earlier answered request began with (see complete)
     .uncached      input - cached
     .reply         the assistant message the model returned
+    .started, .ended   the virtual clock (lab.clock) when it came in and when its reply went back
     """
 
     def __init__(self, number, system, messages, tools):
@@ -392,6 +393,7 @@ class Request:
         self.user_text = _user_text(messages)
         self.input = self.cached = 0
         self.reply = None
+        self.started = self.ended = None
 
     @property
     def uncached(self):
@@ -404,13 +406,16 @@ class Request:
 class ScriptedModel:
     """A model that replies from `script` and checks every request as a strict provider would.
 
-    ScriptedModel(script, context_window=None, max_calls=50)
+    ScriptedModel(script, context_window=None, max_calls=50, latency=None)
 
     script          a list of steps, used in order, one per answered request: an assistant message
                     (say(), reply(), fail()) is replied once; a function is called once with the
                     request; forever(fn) or summariser() answers every request from then on.
     context_window  the most tokens one request may hold (None: no limit).
     max_calls       the lab's brake: the call after this many raises ScriptError (None: no brake).
+    latency         seconds each request takes on the lab's virtual clock, lab.clock: a number, or
+                    a function of the request (see Request) that returns one; None, the default,
+                    takes no time. Each Request records .started and .ended on that clock.
 
     .complete(system, messages, tools) returns an assistant message with "usage" added
     ({"input": tokens, "cache_read": cached tokens, "output": tokens}). .calls keeps one Request
@@ -419,7 +424,7 @@ class ScriptedModel:
     prices the two at different rates (a cached token at CACHED_RATE).
     """
 
-    def __init__(self, script, context_window=None, max_calls=DEFAULT_MAX_CALLS):
+    def __init__(self, script, context_window=None, max_calls=DEFAULT_MAX_CALLS, latency=None):
         if isinstance(script, (dict, Forever)) or not isinstance(script, (list, tuple)):
             raise TypeError("ScriptedModel() takes a list of script steps, e.g. [lab.say('Hi.')].")
         for n, step in enumerate(script):
@@ -439,6 +444,7 @@ class ScriptedModel:
                 raise ValueError(f"{name} must be a whole number 1 or more, or None, not {value!r}.")
         self.script = list(script)
         self.context_window, self.max_calls = context_window, max_calls
+        self.latency = _checked_latency(latency)
         self.calls = []
         self._next_step = 0
         self._next_id = 0
@@ -516,6 +522,7 @@ class ScriptedModel:
         output = count_tokens(json.dumps(message["content"], default=str))
         message["usage"] = {"input": request.input, "cache_read": request.cached, "output": output}
         request.reply = message
+        _take_time(self.latency, request)
         self.calls.append(request)
         return message
 
@@ -547,6 +554,28 @@ class ScriptedModel:
             message["stop_reason"] = "toolUse" if _calls_in(message) else "stop"
         message.pop("usage", None)
         return message
+
+
+def _checked_latency(latency):
+    """ScriptedModel's `latency`, refused in a sentence unless it is None, a number of seconds
+    (0 or more), or a function of the request that returns one."""
+    if latency is None or callable(latency):
+        return latency
+    if isinstance(latency, bool) or not isinstance(latency, (int, float)) or latency < 0:
+        raise ValueError(f"latency must be a number of seconds, 0 or more, a function of the request "
+                         f"that returns one, or None, not {latency!r}.")
+    return latency
+
+
+def _take_time(latency, request):
+    """Let `request` take its latency on the lab's virtual clock (lab.clock): .started is the
+    clock when it came in, .ended when its reply went back. With no latency both are the same."""
+    from .virtual_time import clock
+    request.started = clock.now
+    seconds = latency(request) if callable(latency) else latency
+    if seconds is not None:
+        clock.advance(seconds)
+    request.ended = clock.now
 
 
 def _failed(text):

@@ -187,7 +187,7 @@ def main(argv=None):
     p.add_argument("assignments", nargs="*")
     p.add_argument("--student", action="append", help="only this student (repeatable)")
     p.add_argument("--jobs", type=int, help="grader processes at once (default: one a CPU)")
-    p.add_argument("--timeout", type=int, help="seconds a check cell may take (default: nbgrader_config.py's)")
+    p.add_argument("--timeout", type=int, help="CPU seconds a check cell may take (default: nbgrader_config.py's)")
     p.add_argument("--force", action="store_true", help="grade again what is already graded")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.set_defaults(run=cmd_autograde)

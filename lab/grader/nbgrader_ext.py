@@ -284,8 +284,9 @@ def _restored(source, points, is_solution):
 class SandboxedTests(NbGraderPreprocessor):
     """Autograde's execution step, done without running the learner's code in the grader."""
 
-    timeout = Integer(verdict.DEFAULT_TIMEOUT, help="Seconds each check cell may take, and each "
-                      "learner cell while it defines its functions.").tag(config=True)
+    timeout = Integer(verdict.DEFAULT_TIMEOUT, help="CPU seconds each check cell may take, and each "
+                      "learner cell while it defines its functions; code that waits without "
+                      "computing is stopped at three times this in wall time.").tag(config=True)
     memory_mb = Integer(1024, help="Address space of the sandboxed worker, in MiB.").tag(config=True)
     verdict_dir = Unicode("", help="A directory of verdicts computed ahead of time by "
                           "`python -m lab.grader autograde` (relative to the course root).").tag(config=True)

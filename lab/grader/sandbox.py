@@ -159,6 +159,28 @@ class Limits:
                 "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
 
 
+def group_cpu_seconds(pgid):
+    """CPU seconds (user and system) used so far by the live processes of process group `pgid`,
+    read from /proc; None where /proc cannot tell (not Linux)."""
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                # The command name is in parentheses and may hold anything: split after it.
+                fields = stat.read().rpartition(b")")[2].split()
+        except OSError:
+            continue  # gone meanwhile, or not ours to read
+        if len(fields) > 12 and int(fields[2]) == pgid:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 class Worker:
     """One sandboxed interpreter that has loaded the starter harness and answers the grader."""
 
@@ -239,6 +261,10 @@ class Worker:
     def lookup(self, name):
         """The learner's `name` (dotted names allowed): plain data, or a Remote."""
         return self.peer.request("lookup", name=name)
+
+    def cpu_seconds(self):
+        """CPU seconds the worker's processes have used so far (None if that cannot be read)."""
+        return group_cpu_seconds(self.process.pid)  # its own group: start_new_session
 
     def exit_status(self):
         code = self.process.poll()

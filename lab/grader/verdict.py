@@ -23,8 +23,54 @@ from pathlib import Path
 from lab import checks, manifest, takeover
 from lab.grader import sandbox, wire
 
-VERSION = 1
+VERSION = 2             # 2: a cell's time limit counts CPU seconds (Budget)
 DEFAULT_TIMEOUT = 30
+WALL_FACTOR = 3         # code that waits without computing is stopped at this many times the limit
+
+
+class Budget:
+    """The time one cell may take, counted in CPU seconds: the grader's own (a check cell's tests
+    run here) and the sandboxed worker's. A machine busy with other work slows a cell down without
+    spending its time, so a right answer is not failed for the load of the grading server; code
+    that waits without computing (a sleep, a blocked read) is stopped by the wall clock instead,
+    at WALL_FACTOR times the limit. Where the worker's CPU cannot be read, the wall clock alone.
+
+    `worker_cpu()` gives (a key for the worker process, its CPU seconds) or None; a worker started
+    again during the cell counts from the moment the budget first sees it."""
+
+    def __init__(self, seconds, worker_cpu):
+        self.seconds, self.worker_cpu = seconds, worker_cpu
+        self.started, self.own = time.monotonic(), time.process_time()
+        self.first, self.last = {}, {}   # worker key -> CPU seconds when first seen, when last read
+        self._read_worker()
+        self.deadline = self.started + seconds
+
+    def _read_worker(self):
+        reading = self.worker_cpu()
+        if reading is None or reading[1] is None:
+            return False
+        key, seconds = reading
+        self.first.setdefault(key, seconds)
+        self.last[key] = seconds
+        return True
+
+    def used(self):
+        """CPU seconds spent on the cell so far, or None if the worker's cannot be read."""
+        if not self._read_worker():
+            return None
+        worker = sum(self.last[key] - self.first[key] for key in self.last)
+        return time.process_time() - self.own + worker
+
+    def more(self):
+        """A later deadline if the cell still has time left, else None (its time is up)."""
+        now = time.monotonic()
+        if now - self.started >= WALL_FACTOR * self.seconds:
+            return None
+        used = self.used()
+        if used is None or used >= self.seconds:
+            return None
+        self.deadline = min(now + max(self.seconds - used, 0.1), self.started + WALL_FACTOR * self.seconds)
+        return self.deadline
 
 
 class CellFailed(AssertionError):
@@ -132,6 +178,7 @@ class Session:
         self.skip = set()         # cells that timed out or ended the worker: not run again
         self.passed = set()       # (lesson, lab) whose visible tests passed in this grading
         self.deadline = None
+        self.budget = None        # the running check cell's Budget
 
     def _start(self):
         self.worker = sandbox.Worker(worker_starter(self.lesson), limits=self.limits,
@@ -141,8 +188,9 @@ class Session:
             if cell_id in self.skip:
                 continue
             try:
-                error = self.worker.run_cell(source, f"<cell {cell_id}>",
-                                             time.monotonic() + self.timeout)
+                budget = Budget(self.timeout, self._worker_cpu)
+                self.worker.peer.more_time = budget.more
+                error = self.worker.run_cell(source, f"<cell {cell_id}>", budget.deadline)
             except wire.TimedOut:
                 self.skip.add(cell_id)
                 self.cell_errors[cell_id] = ("CellTimeoutError",
@@ -172,7 +220,29 @@ class Session:
             self._stop()
             self._start()
         self.worker.peer.deadline = self.deadline
+        self.worker.peer.more_time = self._more_time
         return self.worker
+
+    def _worker_cpu(self):
+        worker = self.worker
+        return None if worker is None else (worker.process.pid, worker.cpu_seconds())
+
+    def start_cell(self):
+        """Begin a check cell: its Budget starts now."""
+        self.budget = Budget(self.timeout, self._worker_cpu)
+        self.deadline = self.budget.deadline
+
+    def _more_time(self):
+        later = self.budget.more() if self.budget is not None else None
+        if later is not None:
+            self.deadline = later
+        return later
+
+    def out_of_time(self):
+        """True once the running check cell has spent its time (see Budget)."""
+        if self.deadline is None or time.monotonic() < self.deadline:
+            return False
+        return self._more_time() is None
 
     def resolve(self, value):
         """A check cell's argument as the tests will see it: a LazyName becomes the learner's
@@ -267,7 +337,7 @@ class GradingLab:
         ns = manifest.Namespace(refs)
         results = []
         for t in checks.tests_for(lesson, lab, hidden=hidden):
-            if session.deadline is not None and time.monotonic() >= session.deadline:
+            if session.out_of_time():
                 results.append(checks.Result(t, False, f"not run: the cell's {session.timeout}-second "
                                                        "limit had already run out", False))
                 continue
@@ -368,7 +438,7 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
     try:
         for cell in grade_cells:
             lines = []
-            session.deadline = time.monotonic() + timeout
+            session.start_cell()
             shim = GradingLab(session, lines.append)
             scope = _Scope(session, {"lab": shim, "harness": harness})
             reason = ""

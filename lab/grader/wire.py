@@ -12,8 +12,11 @@ seen to do so, as it would be in one process.
 
 The two sides are not equal. The grader serves the worker only calls, public attribute reads and
 the iteration protocol on objects it has handed over; never a module or a class, never a name
-that starts with "_", never an attribute write. Whatever the worker sends back becomes plain
-data or a Remote in the grader; nothing it sends can run code there.
+that starts with "_", never an attribute write, except on an object whose class opts in
+(WRITABLE: the classes whose methods the learner writes, so that a method can keep state on its
+own instance). Whatever the worker sends back becomes plain data or a Remote in the grader;
+nothing it sends can run code there. What the learner's code prints travels with the worker's
+next message and reaches only a stdout of the grader's that asks for it (TAKES_PRINTED).
 """
 
 import base64
@@ -28,6 +31,13 @@ MAX_LINE = 32 << 20      # one message, in bytes
 MAX_DEPTH = 64           # nesting of one value
 MAX_NESTING = 40         # calls waiting on calls waiting on calls
 MAX_TEXT = 2000          # an exception's message, as sent
+MAX_PRINTED = 1 << 16    # what the learner printed during one message, as sent
+# A class whose instances the learner's methods may keep state on sets this to True (the classes
+# lab.manifest.Namespace makes, whose methods are the learner's). Any other object of the grader's
+# stays read-only to the learner's code.
+WRITABLE = "learner_state"
+# A stdout that sets this to True receives what the learner's code prints (lab.capture_stdout()).
+TAKES_PRINTED = "takes_learner_output"
 
 
 class WireError(Exception):
@@ -127,11 +137,18 @@ def describe_exception(error, ref=None):
 _SCALARS = (type(None), bool, int, float, str)
 
 
+def _own_state(target, name):
+    """True when the learner's code may read and set attribute `name` of `target`: its class opts
+    in (WRITABLE) and the name is not a dunder, so no class, dict or method is ever reached."""
+    return (getattr(type(target), WRITABLE, False) is True and not isinstance(target, type)
+            and not (name.startswith("__") and name.endswith("__")) and name.isidentifier())
+
+
 class Remote:
     """An object that lives on the other side of the wire. Calling it, reading a public attribute
-    of it, or iterating over it asks the other side. Nothing else is forwarded: comparing it,
-    hashing it or testing its truth is done here, on the handle, and says nothing about the
-    object it stands for."""
+    of it, iterating over it, its len() and its truth ask the other side. Nothing else is
+    forwarded: comparing it or hashing it is done here, on the handle, and says nothing about
+    the object it stands for."""
 
     __slots__ = ("_peer", "_handle", "_type", "__weakref__")
 
@@ -144,15 +161,27 @@ class Remote:
         return self._peer.request("call", self._handle, args=args, kwargs=kwargs)
 
     def __getattr__(self, name):
-        if name.startswith("_"):
+        # A dunder, or a slot of the handle itself, is never asked for. Any other name is, and
+        # the other side refuses a "_name" unless the object's class opts in (WRITABLE).
+        if name.startswith("__") or name in Remote.__slots__:
             raise AttributeError(name)
         return self._peer.request("getattr", self._handle, name=name)
 
     def __setattr__(self, name, value):
-        raise AttributeError(f"cannot set {name} on an object that lives in another process")
+        # Asked of the other side, which refuses unless the object's class opts in (see
+        # WRITABLE): a learner's method may keep state on the instance the tests made for it.
+        return self._peer.request("setattr", self._handle, args=(value,), name=name)
 
     def __iter__(self):
         return self._peer.request("iter", self._handle)
+
+    # Its length and its truth are asked of the other side too, so that `if queue:` reads a
+    # deque handed over as it would in one process (lesson 9's Harness._drain).
+    def __len__(self):
+        return self._peer.request("len", self._handle)
+
+    def __bool__(self):
+        return bool(self._peer.request("bool", self._handle))
 
     def __next__(self):
         return self._peer.request("next", self._handle)
@@ -352,6 +381,9 @@ class Peer:
         self.next_call = 1
         self.depth = 0
         self.deadline = None       # monotonic time; only the grader waits with one
+        # Asked when the deadline passes: a later deadline if the work still has time (the grader
+        # counts CPU seconds, see verdict.Budget), or None to give up. None: the deadline is final.
+        self.more_time = None
         self.dead = None           # why this wire can no longer be used
         self.namespace = None      # the worker's: where cells run and names are looked up
         self.received = 0
@@ -387,6 +419,11 @@ class Peer:
 
     # messages
     def send(self, message):
+        if not self.grader:
+            fresh = getattr(sys.stdout, "take_fresh", None) if type(sys.stdout) is _Bounded else None
+            printed = fresh() if fresh else ""
+            if printed:
+                message = dict(message, o=printed)
         data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass") + b"\n"
         view = memoryview(data)
         while view:
@@ -394,7 +431,8 @@ class Peer:
                 left = self.deadline - time.monotonic()
                 ready = select.select([], [self.wfd], [], max(left, 0))[1] if left > 0 else []
                 if not ready:
-                    self._die(TimedOut("time ran out"))
+                    self._expired()
+                    continue
             try:
                 written = os.write(self.wfd, view)
             except BlockingIOError:
@@ -402,6 +440,23 @@ class Peer:
             except (BrokenPipeError, OSError):
                 self._die(Gone("the worker process has ended"))
             view = view[written:]
+
+    def _printed(self, text):
+        """What the learner's code printed, sent along with a message of the worker's: written to
+        this process's stdout only when that stdout asks for it (a test that captures what is
+        printed, such as lab.capture_stdout()), and dropped otherwise, so that nothing the learner
+        prints reaches the grader's own output or the verdict."""
+        if not self.grader or type(text) is not str:
+            return
+        if getattr(sys.stdout, TAKES_PRINTED, False) is True:
+            sys.stdout.write(text[:MAX_PRINTED])
+
+    def _expired(self):
+        """The deadline has passed: wait on if more_time grants a later one, else time is up."""
+        later = self.more_time() if self.more_time is not None else None
+        if later is None or later <= time.monotonic():
+            self._die(TimedOut("time ran out"))
+        self.deadline = later
 
     def _die(self, error):
         self.dead = error
@@ -420,16 +475,17 @@ class Peer:
                 if type(message) is not dict:
                     raise WireError("a message that is not an object")
                 self.received += 1
+                if "o" in message:
+                    self._printed(message.pop("o"))
                 return message
             if len(self.buffer) > MAX_LINE:
                 raise WireError(f"a message longer than {MAX_LINE} bytes")
             if self.deadline is not None:
                 left = self.deadline - time.monotonic()
-                if left <= 0:
-                    self._die(TimedOut("time ran out"))
-                ready, _, _ = select.select([self.rfd], [], [], left)
+                ready = select.select([self.rfd], [], [], left)[0] if left > 0 else []
                 if not ready:
-                    self._die(TimedOut("time ran out"))
+                    self._expired()
+                    continue
             try:
                 chunk = os.read(self.rfd, 1 << 20)
             except OSError:
@@ -574,11 +630,21 @@ class Peer:
             return target(*args, **kwargs)
         if op == "getattr":
             name = message.get("name")
-            if type(name) is not str or name.startswith("_"):
+            if type(name) is not str or (name.startswith("_") and not _own_state(target, name)):
                 raise AttributeError(f"{name!r} is not readable from the learner's code")
             return getattr(target, name)
+        if op == "setattr":
+            name = message.get("name")
+            if type(name) is not str or not _own_state(target, name) or len(args) != 1 or kwargs:
+                raise AttributeError(f"cannot set {name} on an object that lives in another process")
+            setattr(target, name, args[0])
+            return None
         if op == "iter":
             return iter(target)
+        if op == "len":
+            return len(target)
+        if op == "bool":
+            return bool(target)
         if op == "next":
             return next(target)
         if op == "signature":
@@ -600,7 +666,9 @@ class Peer:
             code = compile(str(source), str(filename), "exec", dont_inherit=True)
             exec(code, self.namespace)
             return None
-        return _learner_object(self.namespace, str(message.get("name", "")))
+        found = _learner_object(self.namespace, str(message.get("name", "")))
+        # A property (Harness.messages) is sent as its getter: the grader makes it a property again.
+        return found.fget if isinstance(found, property) else found
 
 
 def _learner_object(namespace, name):
@@ -637,18 +705,28 @@ def _learner_object(namespace, name):
 
 class _Bounded:
     """sys.stdout and sys.stderr in the worker: whatever the learner's code prints is kept up to a
-    limit and then dropped, never an error and never on the wire."""
+    limit and then dropped, never an error. What was printed since the last message also goes
+    with the next message to the grader (Peer.send), which shows it only to a test that asked."""
 
     def __init__(self, limit=1 << 16):
         self.parts, self.size, self.limit = [], 0, limit
         self.encoding, self.errors = "utf-8", "replace"
+        self.fresh, self.fresh_size = [], 0   # printed since the last message to the grader
 
     def write(self, text):
         text = str(text)
         if self.size < self.limit:
             self.parts.append(text[:self.limit - self.size])
             self.size += len(self.parts[-1])
+        if self.fresh_size < MAX_PRINTED:
+            self.fresh.append(text[:MAX_PRINTED - self.fresh_size])
+            self.fresh_size += len(self.fresh[-1])
         return len(text)
+
+    def take_fresh(self):
+        """What was printed since the last call, to go with the next message to the grader."""
+        text, self.fresh, self.fresh_size = "".join(self.fresh), [], 0
+        return text
 
     def flush(self):
         pass

@@ -150,9 +150,13 @@ def ensure_chromium(log, timeout=900):
         raise SetupFailed(f"{CHROMIUM} is missing, and installing it needs root: run "
                           "`apt-get install -y chromium` as root, then the tests again.")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    _run_logged(sudo + ["apt-get", "update"], log, timeout, env)
-    _run_logged(sudo + ["apt-get", "install", "-y", "--no-install-recommends", "chromium"],
-                log, timeout, env)
+    # A fresh machine may still be running apt itself (its own set-up): wait for the lock rather
+    # than fail on it, and look again afterwards, in case that apt was installing chromium.
+    apt = sudo + ["apt-get", "-o", f"DPkg::Lock::Timeout={timeout}"]
+    _run_logged(apt + ["update"], log, timeout, env)
+    if os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    _run_logged(apt + ["install", "-y", "--no-install-recommends", "chromium"], log, timeout, env)
     if not os.access(CHROMIUM, os.X_OK):
         raise SetupFailed(f"apt-get installed chromium but {CHROMIUM} is not there. "
                           f"Last lines of {log}:\n{tail(log)}")

@@ -157,5 +157,21 @@ def test_a_chromium_that_cannot_be_installed_fails_with_apts_last_lines(tmp_path
     with pytest.raises(SetupFailed) as failure:
         labserver.ensure_chromium(tmp_path / "apt.log", timeout=30)
     message = str(failure.value)
-    assert message.startswith("`apt-get update` exited with code 100. Last lines of")
+    assert message.startswith("`apt-get -o DPkg::Lock::Timeout=30 update` exited with code 100. "
+                              "Last lines of")
     assert "E: Unable to locate package chromium" in message
+
+
+def test_a_chromium_that_another_apt_installed_meanwhile_is_taken(tmp_path, monkeypatch):
+    import labserver
+    chromium = tmp_path / "chromium"
+    fake = tmp_path / "bin" / "apt-get"
+    fake.parent.mkdir()
+    # The machine's own apt held the lock and installed chromium; ours must not install it again.
+    fake.write_text(f"#!/bin/sh\ncase \"$*\" in *update*) printf '#!/bin/sh\\n' > {chromium}; "
+                    f"chmod 755 {chromium};; *) exit 100;; esac\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(labserver, "CHROMIUM", str(chromium))
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    monkeypatch.setattr(labserver.os, "geteuid", lambda: 0)
+    assert labserver.ensure_chromium(tmp_path / "apt.log", timeout=30) == str(chromium)

@@ -7,6 +7,7 @@ assignment the attacks aim at."""
 
 import hashlib
 import io
+import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -61,7 +62,11 @@ def graded(tmp_path_factory):
     course.setup(root)
     application = course.app(root)
     api = course.api(application)
-    names = {lesson: fixtures.assignment(lesson) for lesson in lessons.written()}
+    # GRADING_ONLY=7,8 grades those lessons alone, for an author at work on them: select their
+    # tests with -k too (each test's id names its lesson), since the others would find no part.
+    only = {int(n) for n in os.environ.get("GRADING_ONLY", "").split(",") if n.strip()}
+    names = {lesson: fixtures.assignment(lesson) for lesson in lessons.written()
+             if not only or lesson in only}
     pairs = {}
     for lesson, name in names.items():
         result = api.generate_assignment(name, force=True, create=True)

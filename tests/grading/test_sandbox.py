@@ -60,6 +60,53 @@ def test_time_is_limited_and_the_process_is_killed():
     assert w.exit_status() == "killed by SIGKILL"
 
 
+def _budgeted(w, seconds):
+    """The worker's next cell timed as the grader times it: CPU seconds, the wall as backstop."""
+    budget = verdict.Budget(seconds, lambda: (w.process.pid, w.cpu_seconds()))
+    w.peer.more_time = budget.more
+    return budget.deadline
+
+
+def test_a_cell_that_waits_without_computing_is_not_cut_at_its_wall_time():
+    # As a cell starved by a busy grading server: its wall time passes, its CPU time does not.
+    with sandbox.Worker(STARTER) as w:
+        started = time.monotonic()
+        assert w.run_cell("import time\ntime.sleep(1.5)\ndone = 1", "<test>", _budgeted(w, 1)) is None
+        assert time.monotonic() - started >= 1.5
+        assert w.lookup("done") == 1
+
+
+def test_a_busy_loop_is_cut_at_its_cpu_seconds_and_a_sleeper_at_the_wall_backstop():
+    with sandbox.Worker(STARTER) as w:
+        started = time.monotonic()
+        with pytest.raises(wire.TimedOut):
+            w.run_cell("while True:\n    pass", "<test>", _budgeted(w, 1))
+        assert time.monotonic() - started < verdict.WALL_FACTOR
+    with sandbox.Worker(STARTER) as w:
+        started = time.monotonic()
+        with pytest.raises(wire.TimedOut):
+            w.run_cell("import time\ntime.sleep(60)", "<test>", _budgeted(w, 1))
+        took = time.monotonic() - started
+        assert verdict.WALL_FACTOR - 0.1 <= took < verdict.WALL_FACTOR + 2
+
+
+def test_a_budget_counts_the_cpu_of_each_worker_it_has_seen_and_the_graders_own():
+    readings = iter([("w1", 10.0), ("w1", 10.4), ("w2", 3.0), ("w2", 3.3)])
+    budget = verdict.Budget(1, lambda: next(readings))
+    assert budget.used() == pytest.approx(0.4, abs=0.05)          # w1: 10.0 -> 10.4
+    assert budget.used() == pytest.approx(0.4, abs=0.05)          # w2 first seen at 3.0: adds 0
+    assert budget.more() is not None                              # 0.7 of 1 s used: time left
+    unreadable = verdict.Budget(1, lambda: None)
+    assert unreadable.used() is None and unreadable.more() is None  # no /proc: the wall alone
+
+
+def test_the_cpu_of_a_process_group_is_read_from_proc():
+    import os
+    spent = sandbox.group_cpu_seconds(os.getpgrp())
+    assert spent is not None and spent > 0
+    assert sandbox.group_cpu_seconds(2 ** 22 + 12345) == 0       # no such group
+
+
 def test_a_process_that_ends_itself_is_reported_as_gone():
     w = sandbox.Worker(STARTER)
     with pytest.raises(wire.Gone):
