@@ -27,7 +27,8 @@ class Harness:
         ends (used up, closed by its consumer, or raising), the inner run is closed and the
         harness is no longer running."""
         ### BEGIN SOLUTION
-        run = run_agent(self._model, self._system, self._messages, self._tools, text,
+        record = self._messages  # the harness's own list, never a copy: the run writes here
+        run = run_agent(self._model, self._system, record, self._tools, text,
                         max_turns=self._max_turns)
         try:
             for event in run:
