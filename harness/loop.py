@@ -22,7 +22,6 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
     arguments and return a (usually empty) list of user messages. Steering is fetched once each
     call of a turn is answered; follow-ups only when the run has nothing left to do. No queue is
     ever visible to the loop."""
-    ### BEGIN SOLUTION
     new = []  # what this run added, handed over with agent_end
 
     def record(message):
@@ -47,7 +46,9 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
         if max_turns is not None and turn > max_turns:  # tested before calling, never after
             reply = error_message(f"Agent stopped after max_turns={max_turns}")
         else:
+            ### BEGIN SOLUTION
             reply = model.complete(system, context_for_model(messages), tool_specs(tools))
+            ### END SOLUTION
         yield record(reply)
         if reply["stop_reason"] == "error":
             # A failed reply ends the run: none of it is carried out, nobody is asked for more.
@@ -64,7 +65,6 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
         if not calls and not waiting:
             waiting = ask(get_follow_ups)   # the run was about to end; anything more to do?
     yield {"type": "agent_end", "messages": new}  # the single way out keeps every exit balanced
-    ### END SOLUTION
 
 
 def context_for_model(messages):

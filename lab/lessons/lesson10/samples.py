@@ -1,0 +1,23 @@
+"""What lesson 10's sample submissions must score in the grader (lab.grader.fixtures.samples).
+One lab, so one pair of graded cells: lab1-tests (10 points, the visible tests) and lab1-hidden
+(5 points, the edge cases)."""
+
+# With one lab, a gap that loops for ever or does not parse leaves the lesson with nothing: all
+# three gaps are graded in the same check cells.
+SCORES = {
+    "unchanged": (0, ()),
+    "correct": (15, ("lab1-tests", "lab1-hidden")),
+    "hidden-only": (10, ("lab1-tests",)),
+    "loops-forever": (0, ()),
+    "does-not-parse": (0, ()),
+}
+
+# Passes every visible test and fails a hidden one: when nothing needed leaving out or pairing,
+# it hands back the record itself rather than a new list, so a caller that appends to the view
+# appends to the record. Every visible test that gives it a valid record only reads the answer.
+HIDDEN_ONLY = {"context_for_model": '''\
+def context_for_model(messages):
+    view = repair_tool_history([m for m in messages if m["role"] != "assistant" or m["content"]
+                                or m.get("stop_reason") != "error"])
+    return messages if view == messages else view
+'''}
