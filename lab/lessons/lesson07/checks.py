@@ -23,53 +23,13 @@ import harness
 import lab
 from harness.earlier.lesson07 import run_agent as reference_run_agent
 from lab.checks import Failed, test
+from lab.checks.handover import ListModel as Model, Record, expect
 from lab.model import ScriptError
 
 TASK = "Is B in b.py equal to 2?"
 FILES = {"a.py": "A = 1\n", "b.py": "from a import A\nB = A + 1\n"}
 READ_B = {"path": "b.py"}
 ANSWER = "Yes: B is A + 1, and A is 1, so B is 2."
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
-
-
-class Record:
-    """The caller's list as the tests hand it over: append() and reading, nothing else needed.
-    It lives in this process, so every append is seen here the moment it happens."""
-
-    def __init__(self, items=()):
-        self.items = list(items)
-
-    def append(self, message):
-        self.items.append(message)
-
-    def extend(self, messages):
-        self.items.extend(messages)
-
-    def __iter__(self):
-        return iter(list(self.items))
-
-    def __len__(self):
-        return len(self.items)
-
-    def __getitem__(self, index):
-        return self.items[index]
-
-    def __repr__(self):
-        return f"Record({lab.shape(self.items)})"
-
-
-class Model:
-    """A ScriptedModel behind a thin adapter that hands it the messages as a plain list."""
-
-    def __init__(self, scripted):
-        self.scripted = scripted
-
-    def complete(self, system, messages, tools):
-        return self.scripted.complete(system, list(messages), tools)
 
 
 NOT_PASSED = object()

@@ -22,15 +22,11 @@ import inspect
 import harness
 import lab
 from lab.checks import Failed, test
+from lab.checks.handover import ListModel as Model, Record, expect
 from lab.lessons.lesson08.stage import Dying, notes, tool
 
 PROMPT = "Read notes.txt."
 HELLO = "Say hello."
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def blame(name, function, *args):
@@ -42,39 +38,6 @@ def blame(name, function, *args):
         raise
     except Exception as error:
         raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
-
-
-class Record:
-    """The harness's list as these tests give it: append() and reading. It lives in this process,
-    so every append a run makes is seen here at once, wherever the run's code runs."""
-
-    def __init__(self, items=()):
-        self.items = list(items)
-
-    def append(self, message):
-        self.items.append(message)
-
-    def __iter__(self):
-        return iter(list(self.items))
-
-    def __len__(self):
-        return len(self.items)
-
-    def __getitem__(self, index):
-        return self.items[index]
-
-    def __repr__(self):
-        return f"Record({lab.shape(self.items)})"
-
-
-class Model:
-    """A model behind a thin adapter that hands it the messages as a plain list."""
-
-    def __init__(self, model):
-        self.model = model
-
-    def complete(self, system, messages, tools):
-        return self.model.complete(system, list(messages), tools)
 
 
 def new(ns, model=None, tools=None, **settings):

@@ -17,17 +17,13 @@ import harness
 import lab
 from harness import INTERRUPTED
 from lab.checks import Failed, test
+from lab.checks.handover import ListModel as Model, Record, expect
 
 from .stage import JOB, W1, W2, break_at, harness_on
 
 C1 = lab.call("read", {"path": "a.py"}, id="c1")
 C2 = lab.call("read", {"path": "b.py"}, id="c2")
 C3 = lab.call("read", {"path": "c.py"}, id="c3")
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def blame(name, function, *args):
@@ -202,43 +198,6 @@ def context_pairs_and_keeps_the_record(ns):
 
 
 # -- end to end, through the learner's run_agent -------------------------------------------------
-
-class Record:
-    """The harness's list as these tests give it: append(), reading, and slice assignment. It lives
-    in this process, so under the grader, where the learner's run_agent runs in another process,
-    every append is seen here the moment it happens (a plain list would be changed as a copy)."""
-
-    def __init__(self, items=()):
-        self.items = list(items)
-
-    def append(self, message):
-        self.items.append(message)
-
-    def __iter__(self):
-        return iter(list(self.items))
-
-    def __len__(self):
-        return len(self.items)
-
-    def __getitem__(self, index):
-        return self.items[index]
-
-    def __setitem__(self, index, value):
-        self.items[index] = value
-
-    def __repr__(self):
-        return f"Record({lab.shape(self.items)})"
-
-
-class Model:
-    """A ScriptedModel behind a thin adapter that hands it the messages as a plain list, whatever
-    the learner's run_agent sends."""
-
-    def __init__(self, scripted):
-        self.scripted = scripted
-
-    def complete(self, system, messages, tools):
-        return self.scripted.complete(system, list(messages), tools)
 
 
 def harness_with(ns, model, tools):

@@ -1,0 +1,56 @@
+"""What a lab test hands the learner's code so that the test holds in both places it runs: in the
+learner's own interpreter (a notebook, lab_check) and under the autograder, where the learner's
+code runs in a sandboxed worker and every plain value it is given arrives there as a copy.
+"""
+
+import lab
+
+from . import Failed
+
+
+def expect(condition, sentence):
+    """Fail the test with `sentence` unless `condition` holds."""
+    if not condition:
+        raise Failed(sentence)
+
+
+class Record:
+    """A transcript that stays in the test's process: append(), extend(), reading, and item
+    assignment. Handed to the learner's run_agent or Harness under the grader, it is a handle, so
+    every append the learner's code makes is seen here the moment it happens; a plain list would
+    be changed in the worker, as a copy, and the test would see nothing."""
+
+    def __init__(self, items=()):
+        self.items = list(items)
+
+    def append(self, message):
+        self.items.append(message)
+
+    def extend(self, messages):
+        self.items.extend(messages)
+
+    def __iter__(self):
+        return iter(list(self.items))  # a copy: a run may append while someone reads
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, index):
+        return self.items[index]
+
+    def __setitem__(self, index, value):
+        self.items[index] = value
+
+    def __repr__(self):
+        return f"Record({lab.shape(self.items)})"
+
+
+class ListModel:
+    """`model` behind an adapter that hands it the messages as a plain list, whatever kind of
+    sequence the learner's code sends (a Record, a tuple, a handle from the worker)."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def complete(self, system, messages, tools):
+        return self.model.complete(system, list(messages), tools)
