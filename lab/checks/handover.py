@@ -14,6 +14,17 @@ def expect(condition, sentence):
         raise Failed(sentence)
 
 
+def blame(name, function, *args, **kwargs):
+    """function(*args, **kwargs), with anything it raises put in a sentence that names `name`. A
+    stub's NotImplementedError goes up untouched, so the gap is reported as not written."""
+    try:
+        return function(*args, **kwargs)
+    except (NotImplementedError, Failed, RecursionError):
+        raise
+    except Exception as error:
+        raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
+
+
 class Record:
     """A transcript that stays in the test's process: append(), extend(), reading, and item
     assignment. Handed to the learner's run_agent or Harness under the grader, it is a handle, so

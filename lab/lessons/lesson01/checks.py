@@ -14,24 +14,9 @@ import copy
 import harness
 import lab
 from lab.checks import Failed, test
+from lab.checks.handover import blame, expect
 
 SYSTEM = "Answer in one short sentence."  # not harness.SYSTEM: a test must see which text travels
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
-
-
-def blame(name, function, *args):
-    """function(*args), with anything it raises put in a sentence that names `name`. A stub's
-    NotImplementedError goes up untouched, so the machinery reports the gap as not written."""
-    try:
-        return function(*args)
-    except (NotImplementedError, Failed, RecursionError):
-        raise
-    except Exception as error:
-        raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
 
 
 class Spy(lab.ScriptedModel):

@@ -12,15 +12,11 @@ import copy
 import harness
 import lab
 from lab.checks import Failed, test
+from lab.checks.handover import expect
 
 SETTINGS = "HOST = 'localhost'\nPORT = 9090\n"
 APP = "import config\n\nprint(config.PORT)\n"
 KEYS = ("role", "tool_call_id", "tool_name", "content", "is_error")
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def files():

@@ -15,17 +15,13 @@ import copy
 import harness
 import lab
 from lab.checks import Failed, test
+from lab.checks.handover import expect
 from lab.model import ScriptError
 
 from .stage import Recorder
 
 TASK = "Read a.py and copy its constant into b.py, then tell me."
 ANSWER = "Done: b.py has A = 1."
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def ends(messages, n=6):

@@ -21,6 +21,7 @@ reference's run_agent is a later version), calling the learner's run_tool.
 import harness
 import lab
 from lab.checks import Failed, test
+from lab.checks.handover import expect
 from lab.model import ScriptError
 
 from .stage import recovering
@@ -28,11 +29,6 @@ from .stage import recovering
 FILES = {"README.md": "A small service.\n", "config.py": "PORT = 8080\nDEBUG = False\n",
          "main.py": "import config\n"}
 LISTING = "File not found: confg.py. Files here: README.md, config.py, main.py"
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def call(name, arguments, id="c1"):

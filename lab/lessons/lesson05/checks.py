@@ -17,16 +17,12 @@ import harness
 import lab
 from harness.earlier.lesson04 import make_bash_tool, make_read_tool
 from lab.checks import Failed, test
+from lab.checks.handover import expect
 from lab.model import ScriptError
 
 from .stage import FILES, TASK, runaway
 
 READ_A = {"path": "a.py"}
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def plural(n, word):
@@ -290,8 +286,6 @@ def stop_leaves_the_record_whole(ns):
     problems = lab.validate(run.new[:-1] + [lab.user("Go on.")])
     expect(problems == [], f"run_agent with max_turns=2 left a record a strict provider refuses before "
                            f"the stop: {problems[:1]}")
-
-
 
 
 @test(5, 1, "Limits of 0 and 1 at their edges: max_turns=0 asks nothing even of a provider that "

@@ -19,11 +19,7 @@ import harness
 import harness.tools
 import lab
 from lab.checks import Failed, test
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
+from lab.checks.handover import expect
 
 
 def _clip(value, n=90):

@@ -22,22 +22,11 @@ import inspect
 import harness
 import lab
 from lab.checks import Failed, test
-from lab.checks.handover import ListModel as Model, Record, expect
+from lab.checks.handover import blame, expect, ListModel as Model, Record
 from lab.lessons.lesson08.stage import Dying, notes, tool
 
 PROMPT = "Read notes.txt."
 HELLO = "Say hello."
-
-
-def blame(name, function, *args):
-    """function(*args), with anything it raises put in a sentence that names `name`. A stub's
-    NotImplementedError goes up untouched, so the machinery reports the gap as not written."""
-    try:
-        return function(*args)
-    except (NotImplementedError, Failed, RecursionError):
-        raise
-    except Exception as error:
-        raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
 
 
 def new(ns, model=None, tools=None, **settings):

@@ -16,13 +16,9 @@ import harness
 import lab
 from lab import manifest
 from lab.checks import Failed, test
+from lab.checks.handover import expect
 
 METHODS = ("Harness.prompt", "Harness.steer", "Harness.follow_up", "Harness._drain", "Harness._run")
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def blame(name, function, *args, **kwargs):

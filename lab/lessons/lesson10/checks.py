@@ -17,24 +17,13 @@ import harness
 import lab
 from harness import INTERRUPTED
 from lab.checks import Failed, test
-from lab.checks.handover import ListModel as Model, Record, expect
+from lab.checks.handover import blame, expect, ListModel as Model, Record
 
 from .stage import JOB, W1, W2, break_at, harness_on
 
 C1 = lab.call("read", {"path": "a.py"}, id="c1")
 C2 = lab.call("read", {"path": "b.py"}, id="c2")
 C3 = lab.call("read", {"path": "c.py"}, id="c3")
-
-
-def blame(name, function, *args):
-    """function(*args), with anything it raises put in a sentence that names `name`. A stub's
-    NotImplementedError goes up untouched, so the gap is reported as not written."""
-    try:
-        return function(*args)
-    except (NotImplementedError, Failed, RecursionError):
-        raise
-    except Exception as error:
-        raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
 
 
 def result(call, content="ok"):

@@ -14,30 +14,15 @@ import re
 import harness
 import lab
 from lab.checks import Failed, test
+from lab.checks.handover import blame, expect
 
 PATH = "session.jsonl"
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def plural(n, word):
     if n == 1:
         return f"1 {word}"
     return f"{n} " + (word[:-1] + "ies" if word.endswith("y") else word + "s")
-
-
-def blame(name, function, *args):
-    """function(*args), with anything it raises put in a sentence that names `name`. A stub's
-    NotImplementedError goes up untouched, so the machinery reports the gap as not written."""
-    try:
-        return function(*args)
-    except (NotImplementedError, Failed, RecursionError):
-        raise
-    except Exception as error:
-        raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
 
 
 def _codes(function):

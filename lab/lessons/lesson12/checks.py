@@ -11,14 +11,10 @@ import json
 import harness
 import lab
 from lab.checks import Failed, test
+from lab.checks.handover import expect
 from lab.takeover import installed
 
 PREFIX = harness.SUMMARY_PREFIX
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
 
 
 def plural(n, word):

@@ -10,11 +10,7 @@ import time
 import harness
 import lab
 from lab.checks import Failed, test
-
-
-def expect(condition, sentence):
-    if not condition:
-        raise Failed(sentence)
+from lab.checks.handover import expect
 
 
 def plural(n, word):
