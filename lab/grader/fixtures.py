@@ -11,6 +11,7 @@ earn, or to change someone else's: each scores exactly what its honest part earn
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -70,11 +71,14 @@ def append(nb, grade_id, code):
 
 
 def prepend_to_body(nb, master, grade_id, code):
-    """Put `code` first in the solved function's body (after its docstring)."""
+    """Put `code` first in the solution part of the solved definition, at that part's indentation
+    (a method's, or a branch's where the solution is one line inside an if)."""
     source = master_source(master, grade_id)
-    marker = "    ### BEGIN SOLUTION\n"
-    indented = "".join(f"    {line}\n" for line in code.strip("\n").splitlines())
-    _cell(nb, grade_id).source = edit(source, marker, marker + indented)
+    marker = re.search(r"^([ \t]*)### BEGIN SOLUTION\n", source, re.M)
+    if marker is None:
+        raise ValueError(f"{grade_id} has no ### BEGIN SOLUTION line to put code after")
+    indented = "".join(f"{marker.group(1)}{line}\n" for line in code.strip("\n").splitlines())
+    _cell(nb, grade_id).source = source[:marker.end()] + indented + source[marker.end():]
     return nb
 
 

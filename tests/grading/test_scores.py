@@ -155,3 +155,22 @@ def test_each_verdict_was_computed_once_and_kept(graded):
     assert len(verdicts) == len(distinct)
     sample = json.loads(verdicts[0].read_text())
     assert set(sample) == {"cells", "errors"}
+
+
+@pytest.mark.parametrize("lesson", lessons.written(), ids=lambda n: f"lesson{n:02d}")
+def test_the_looping_sample_parses_and_loops_where_its_gap_runs(lesson):
+    # Its score is 0 either way; what must hold is why: a gap that never returns, not a syntax
+    # error (a loop put at the wrong indentation under a method or inside a branch).
+    import copy
+    master = fixtures.master_of(lesson)
+    fixture = fixtures.by_name(lesson)["loops-forever"]
+    nb = fixture.make(copy.deepcopy(master), master, None)
+    changed = [c for c, m in zip(nb.cells, master.cells) if c.source != m.source and "while True" in c.source]
+    assert len(changed) == 1, f"lesson {lesson}: the looping sample changed {len(changed)} cells, not 1"
+    source = changed[0].source
+    compile(source, f"<lesson {lesson} loops-forever>", "exec")
+    loop = next(line for line in source.splitlines() if "while True" in line)
+    marker = source.splitlines()[source.splitlines().index(loop) - 1]
+    assert marker.strip() == "### BEGIN SOLUTION" and \
+        len(loop) - len(loop.lstrip()) == len(marker) - len(marker.lstrip()), \
+        f"lesson {lesson}: the loop is not at the indentation of the solution it opens:\n{source}"
