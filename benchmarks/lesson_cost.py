@@ -33,13 +33,15 @@ SUITES = ["tests/lessons/test_checks.py", "tests/lessons/test_starters.py", "tes
           "tests/lessons/test_notebook_runs.py",
           "tests/grading/test_scores.py::test_each_submission_gets_exactly_its_score"]
 BROWSER = ["tests/browser/test_every_lesson_in_browser.py"]
+# Runs `python -m lab` in a process of its own, which sees the whole course, not the cut-down one.
+LEFT_OUT = ["--deselect", "tests/lessons/test_starters.py::test_the_cli_says_what_it_cannot_do"]
 
 
 def timed(keep, suites, plugin_dir):
     env = dict(os.environ, LAB_BENCH_LESSONS=",".join(str(n) for n in keep),
                PYTHONPATH=f"{plugin_dir}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "lab_bench_only", *suites],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "lab_bench_only", *LEFT_OUT, *suites],
                           cwd=REPO, env=env, capture_output=True, text=True)
     seconds = time.monotonic() - started
     last = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
