@@ -38,8 +38,10 @@ def test_a_fresh_build_is_the_committed_notebook(lesson):
 def test_nbval_passes_on_the_master_copy(lesson, tmp_path):
     env = dict(os.environ, LAB_RUNGS_DIR=str(tmp_path / "rungs"))
     env.pop("NBGRADER_EXECUTION", None)
-    result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider",
-                             "--rootdir", str(tmp_path), str(build.notebook_path(lesson))],
+    # --nbval-current-env: the kernel is this Python's, whatever kernels the machine has installed.
+    result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-q",
+                             "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+                             str(build.notebook_path(lesson))],
                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:]
 
