@@ -8,6 +8,8 @@ count_tokens(text) is len(text) // 4, and a request is counted over render_reque
 import json
 from datetime import datetime, timedelta
 
+from .virtual_time import clock
+
 CLIP = 80  # show() prints at most this many characters of any one text
 
 
@@ -270,7 +272,6 @@ class Captured:
         return self.text.splitlines()
 
     def write(self, text):
-        from .virtual_time import clock
         if not isinstance(text, str):
             raise TypeError(f"write() takes a string, not {type(text).__name__}")
         self.text += text
@@ -283,7 +284,6 @@ class Captured:
         pass
 
     def _close(self):
-        from .virtual_time import clock
         if self._open:
             self.timed.append((clock.now, self._open))
             self._open = ""

@@ -13,6 +13,7 @@ import re
 
 from .builders import call, reply, say
 from .display import _frame, count_tokens, render_request, validate
+from .virtual_time import clock
 
 DEFAULT_MAX_CALLS = 50
 CACHED_RATE = 0.1  # what one cached input token costs, next to 1 for an uncached one
@@ -570,7 +571,6 @@ def _checked_latency(latency):
 def _take_time(latency, request):
     """Let `request` take its latency on the lab's virtual clock (lab.clock): .started is the
     clock when it came in, .ended when its reply went back. With no latency both are the same."""
-    from .virtual_time import clock
     request.started = clock.now
     seconds = latency(request) if callable(latency) else latency
     if seconds is not None:

@@ -12,7 +12,6 @@ when it is called, so `import lab` stays light.
 import contextlib
 import html
 import os
-import sys
 import traceback
 
 

@@ -201,7 +201,7 @@ def gap_text(name, lesson):
 
 
 def _check_stage(stage):
-    from lab import lessons, manifest
+    from lab import manifest
     try:
         labs = manifest.labs(stage.lesson)
     except ValueError:

@@ -72,7 +72,7 @@ def cmd_release(args):
             ok, output = course.nbgrader(args.course, "release_assignment", assignment, "--force")
             if not ok:
                 return _fail(f"nbgrader release_assignment {assignment} failed:\n{output}")
-            print(f"  and to the exchange")
+            print("  and to the exchange")
     return 0
 
 

@@ -10,7 +10,6 @@ earn, or to change someone else's: each scores exactly what its honest part earn
 """
 
 import copy
-import json
 import re
 from pathlib import Path
 from typing import Callable, NamedTuple

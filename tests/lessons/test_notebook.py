@@ -9,7 +9,7 @@ import nbformat
 from lab import checks, manifest, starters
 from lab.lessons import build
 
-from tests.lessons.conftest import by_id, code_cells, stdout_of
+from tests.lessons.conftest import by_id, code_cells
 
 
 def test_committed_notebook_is_what_its_source_makes(lesson):
@@ -94,7 +94,7 @@ def test_each_lab_has_a_three_level_hint_ladder_a_diff_and_a_test_list(lesson, d
         hints = data.HINTS[lab]
         assert len(hints.levels) == 3 and all(text.strip() for _, text in hints.levels)
         assert f"lab.hints({lesson}, lab={lab})" in sources
-        assert f'lab.show_diff("' in sources
+        assert 'lab.show_diff("' in sources
         cell = by_id(master, f"lab{lab}-testlist")
         items = [line for line in cell.source.splitlines() if line[:1].isdigit()]
         assert len(items) == len(checks.tests_for(lesson, lab, hidden=False))

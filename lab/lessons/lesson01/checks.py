@@ -13,7 +13,7 @@ import copy
 
 import harness
 import lab
-from lab.checks import Failed, test
+from lab.checks import test
 from lab.checks.handover import blame, expect
 
 SYSTEM = "Answer in one short sentence."  # not harness.SYSTEM: a test must see which text travels

@@ -108,10 +108,6 @@ def shown(messages):
     return lab.shape(messages) or "an empty list"
 
 
-def call_ids(message):
-    return [c["id"] for c in harness.tool_calls(message)]
-
-
 # -- run_tool ------------------------------------------------------------------------------------
 
 @test(2, 1, "run_tool answers read(config.py) with the toolResult message for that call: role "

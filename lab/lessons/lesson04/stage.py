@@ -25,13 +25,6 @@ def at_lesson(lesson):
     return versions.fresh(lesson)
 
 
-def yours():
-    """True once lesson 4's lab has passed in this kernel and harness runs on the learner's
-    run_tool or run_agent."""
-    from lab import manifest, takeover
-    return any(takeover.running_on(LESSON).get(name) == "yours" for name in manifest.names(LESSON))
-
-
 def harness_now():
     """The harness as lesson 4 leaves it, with the learner's code in once the lab passed."""
     from lab import versions

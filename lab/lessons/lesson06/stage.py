@@ -30,14 +30,6 @@ def at_lesson(lesson):
     return versions.fresh(lesson)
 
 
-def yours():
-    """True once lesson 6's lab has passed in this kernel, so that harness runs on the learner's
-    truncate_head and truncate_tail."""
-    from lab import takeover
-    running = takeover.running_on(LESSON)
-    return running.get("truncate_head") == "yours" and running.get("truncate_tail") == "yours"
-
-
 def harness_now():
     """The harness as lesson 6 leaves it, the learner's cuts in once the lab has passed; the
     module's read and bash tools call whichever it holds."""

@@ -16,7 +16,7 @@ import copy
 import harness
 import lab
 from harness import INTERRUPTED
-from lab.checks import Failed, test
+from lab.checks import test
 from lab.checks.handover import blame, expect, ListModel as Model, Record
 
 from .stage import JOB, W1, W2, break_at, harness_on

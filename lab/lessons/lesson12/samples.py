@@ -7,7 +7,7 @@ import copy
 
 import nbformat
 
-from lab.grader.fixtures import Fixture, _cell, all_stubs_plus, append, change, prepend_to_body, solve
+from lab.grader.fixtures import Fixture, all_stubs_plus, append, change, prepend_to_body, solve
 
 SOLUTIONS = ("lab1-summarize", "lab2-find-cut", "lab2-rows", "lab2-compact")
 LAB1 = ("lab1-summarize",)

@@ -13,10 +13,6 @@ from lab.checks import Failed, test
 from lab.checks.handover import expect
 
 
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def tools_for(ws=None):
     """The tools the tests pass around: read with a guideline of its own, write without one (so its
     description stands in), and grep, a made-up tool whose guideline runs to a second line."""

@@ -5,7 +5,7 @@ ones hold each contract to the clauses the visible ones do not reach."""
 
 import harness
 import lab
-from lab.checks import Failed, test
+from lab.checks import test
 from lab.checks.handover import expect
 from lab.lessons.lesson14 import stage
 

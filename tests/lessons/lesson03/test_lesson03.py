@@ -10,7 +10,6 @@ import re
 import nbformat
 import pytest
 
-import harness
 import lab
 from lab import takeover
 from lab.lessons import build, load

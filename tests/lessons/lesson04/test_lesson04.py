@@ -64,7 +64,6 @@ def test_recovering_follows_its_rules():
 def test_recovering_gives_up_after_three_errors():
     messages, model, raised = run(at_lesson(4), lab.call("read", {"path": "nothing-like-it.txt"}))
     assert raised is None and len(model.calls) == 2  # no close name: it says why at once
-    ws = lab.Workspace({"a.txt": "x"})
     always_missing = {"name": "read", "description": "", "parameters": {},
                       "execute": lambda arguments: (_ for _ in ()).throw(FileNotFoundError("File not found: a.py. Files here: a.py"))}
     model = lab.ScriptedModel([recovering(lab.call("read", {"path": "a.py"}))], max_calls=10)
