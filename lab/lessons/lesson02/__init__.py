@@ -33,8 +33,8 @@ RUNGS = (
                    "That would be the honest reply, and a model that could always tell \"I have "
                    "not seen it\" from \"I know it\" would give it. Nothing in the request marks "
                    "the gap, though, and a model writes the text most likely to come next. "
-                   "[general] Real models do sometimes say they cannot see a file; often they "
-                   "do not."),
+                   "[general] Real models do sometimes say they cannot see a file, and sometimes "
+                   "they answer anyway."),
         ),
     ),
     Number(

@@ -102,7 +102,7 @@ RUNGS = (
                    "among them. The disk is not so forgiving: the read ran before the write and "
                    "reported the old text, with a perfectly valid id on it."),
             Option("The order the reply lists them, each result appended as it arrives.",
-                   "The calls of one reply are meant to be independent, so the order is no "
+                   "Calls sent together are meant to be independent, so the order is no "
                    "promise; but it is the only order anyone wrote down. It costs nothing when "
                    "the calls are independent, and when they are not it is the likeliest reading "
                    "of what the model meant. The record then reads as what happened.",

@@ -62,6 +62,27 @@ RUNGS = (
                    right=True),
         ),
     ),
+    Choice(
+        id="grep",
+        title="Answering a call of a tool the harness does not have",
+        options=(
+            Option("Answer it with one result, \"Tool grep not found\", marked as an error.",
+                   "One call in, one result out, on this path too. The model reads that grep is "
+                   "not there and can try another way, here the read tool.",
+                   right=True),
+            Option("Skip the call: there is nothing to run.",
+                   "Then the call has no result, and the next request ends `A[c1]` with `c1` "
+                   "unanswered. A strict provider refuses it, and so does every request after it."),
+            Option("Raise: a made-up tool name is a bug.",
+                   "It is the model's mistake, not your program's, and the model can fix it if "
+                   "it hears about it. Raising ends the run exactly as the wall did."),
+            Option("Answer twice: the error, then a second result that lists the tools you do "
+                   "have.",
+                   "Helpful in spirit, but two results for one call break the pairing the other "
+                   "way: the provider finds a result for a call that already has one. Whatever "
+                   "else the model should know goes into the one result's text."),
+        ),
+    ),
     Multi(
         id="honest-results",
         title="Results that mark a failed read and say how to fix it",
@@ -90,27 +111,6 @@ RUNGS = (
         wrong="Ask two questions of each result, one per field: does the flag tell a program "
               "that the tool could not do its job, and do the words tell the model what to do "
               "about it?",
-    ),
-    Choice(
-        id="grep",
-        title="Answering a call of a tool the harness does not have",
-        options=(
-            Option("Answer it with one result, \"Tool grep not found\", marked as an error.",
-                   "One call in, one result out, on this path too. The model reads that grep is "
-                   "not there and can try another way, here the read tool.",
-                   right=True),
-            Option("Skip the call: there is nothing to run.",
-                   "Then the call has no result, and the next request ends `A[c1]` with `c1` "
-                   "unanswered. A strict provider refuses it, and so does every request after it."),
-            Option("Raise: a made-up tool name is a bug.",
-                   "It is the model's mistake, not your program's, and the model can fix it if "
-                   "it hears about it. Raising ends the run exactly as the wall did."),
-            Option("Answer twice: the error, then a second result that lists the tools you do "
-                   "have.",
-                   "Helpful in spirit, but two results for one call break the pairing the other "
-                   "way: the provider finds a result for a call that already has one. Whatever "
-                   "else the model should know goes into the one result's text."),
-        ),
     ),
     Number(
         id="results-count",
