@@ -146,12 +146,13 @@ def test_the_limit_cancels_the_coroutine_with_a_sentence():
         finally:
             cleaned.append(lab.clock.now)   # the cancellation reached it, at the limit
 
+    lab.clock.advance(10)   # the limit counts from the start of the loop, not from t=0
     with pytest.raises(lab.OutOfTime) as caught:
         lab.meanwhile(busy(), limit=30)
-    assert str(caught.value) == ("busy was still running after 30 virtual seconds (t=30.0), so it "
+    assert str(caught.value) == ("busy was still running after 30 virtual seconds (t=40.0), so it "
                                  "was cancelled; pass a larger limit= to meanwhile() if it is meant "
                                  "to take longer.")
-    assert cleaned == [30.0]
+    assert cleaned == [40.0]
     assert isinstance(caught.value, TimeoutError)
 
 
