@@ -211,7 +211,8 @@ def meanwhile(coro, limit=DEFAULT_LIMIT):
         return _in_a_thread(coro, limit)
     # Outside the except clause: an exception of the coroutine's must not get ours as context.
     try:
-        return _run(coro, limit, contextvars.copy_context())
+        loop, main, ran_out = _start(coro, limit, contextvars.copy_context())
+        return _finish(loop, main, coro, limit, ran_out)
     finally:
         _one_at_a_time.release()
 
@@ -219,14 +220,25 @@ def meanwhile(coro, limit=DEFAULT_LIMIT):
 def _in_a_thread(coro, limit):
     """Run the virtual loop in a worker thread; an asyncio future of the caller's loop gets its
     outcome. Cancelling that future (an interrupted cell) cancels the coroutine."""
-    done, context, box = Future(), contextvars.copy_context(), {}
+    done = Future()
+    # Made here, not in the thread, so that a cancel arriving at once has a task to cancel.
+    try:
+        loop, main, ran_out = _start(coro, limit, contextvars.copy_context())
+    except BaseException:
+        _one_at_a_time.release()
+        raise
 
     def work():
+        # Running from now on, so the caller's cancel reaches the coroutine (give_up) instead of
+        # cancelling this future, which could then no longer take the outcome.
+        wanted = done.set_running_or_notify_cancel()
         try:
-            value, failure = _run(coro, limit, context, box), None
+            value, failure = _finish(loop, main, coro, limit, ran_out), None
         except BaseException as exc:  # every outcome goes to the caller, nothing to the thread
             value, failure = None, exc
         _one_at_a_time.release()      # before the caller hears, so it may start another at once
+        if not wanted:
+            return                    # the caller gave up before the thread began
         if failure is None:
             done.set_result(value)
         else:
@@ -235,9 +247,11 @@ def _in_a_thread(coro, limit):
     outcome = asyncio.wrap_future(done)
 
     def give_up(fut):
-        loop = box.get("loop")
-        if fut.cancelled() and loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(box["main"].cancel)
+        if fut.cancelled():
+            try:
+                loop.call_soon_threadsafe(main.cancel)
+            except RuntimeError:      # the loop has closed meanwhile: nothing left to cancel
+                pass
     outcome.add_done_callback(give_up)
     threading.Thread(target=work, name="lab.meanwhile", daemon=True).start()
     return outcome
@@ -312,12 +326,10 @@ def _wind_down(loop):
     return stubborn
 
 
-def _run(coro, limit, context, box=None):
-    """Run `coro` to its end on a fresh VirtualLoop in this thread (see meanwhile)."""
+def _start(coro, limit, context):
+    """A fresh VirtualLoop with `coro` as its main task, and the limit set; not yet running."""
     loop = VirtualLoop()
     main = loop.create_task(coro, context=context)
-    if box is not None:
-        box.update(loop=loop, main=main)
     ran_out = []
 
     def out_of_time():
@@ -326,6 +338,11 @@ def _run(coro, limit, context, box=None):
 
     if limit is not None:
         loop._limit_timer = loop.call_at(clock.now + limit, out_of_time)
+    return loop, main, ran_out
+
+
+def _finish(loop, main, coro, limit, ran_out):
+    """Run `loop` in this thread until `main` is done, wind it down, and close it (see meanwhile)."""
     main.add_done_callback(lambda _: loop.stop())
     try:
         loop.run_forever()

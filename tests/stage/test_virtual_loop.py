@@ -2,10 +2,12 @@
 the virtual clock, never on real time, and each says what a wrong loop would get."""
 
 import asyncio
+import contextvars
 import selectors
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -257,6 +259,48 @@ def test_inside_a_running_loop_an_exception_still_comes_out_unchanged():
     assert caught.traceback[-1].name == "_fails_deep"
 
 
+def test_cancelling_the_awaited_future_cancels_the_coroutine_on_the_virtual_loop():
+    # Without the hand-over of the cancel, the coroutine below would run on for ever in its
+    # thread (it has no limit), and joining the thread would never return.
+    stopped = threading.Event()
+
+    async def endless():
+        try:
+            while True:
+                await asyncio.sleep(1)
+        finally:
+            stopped.set()
+
+    async def cell():
+        pending = lab.meanwhile(endless(), limit=None)
+        await asyncio.sleep(0)
+        pending.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await pending
+
+    asyncio.run(cell())
+    for thread in threading.enumerate():
+        if thread.name == "lab.meanwhile":
+            thread.join()
+    assert stopped.is_set()
+
+
+def test_the_coroutine_sees_the_callers_context_variables():
+    # ipykernel tells cells apart by a context variable: a loop that dropped the caller's
+    # context would print into no cell.
+    where = contextvars.ContextVar("where", default="nowhere")
+    where.set("this cell")
+
+    async def main():
+        return where.get()
+
+    async def cell():
+        return await lab.meanwhile(main())
+
+    assert lab.meanwhile(main()) == "this cell"
+    assert asyncio.run(cell()) == "this cell"
+
+
 def test_outside_a_running_loop_it_returns_the_value():
     async def main():
         await asyncio.sleep(1)
@@ -293,7 +337,7 @@ def test_threads_are_refused_since_they_take_real_time():
 # ResourceWarnings shown): asyncio's "Task was destroyed but it is pending!", "exception was
 # never retrieved", "never awaited" and "Executing ... took" would all land on stderr.
 _EVERY_ENDING = """
-import asyncio, lab
+import asyncio, threading, lab
 
 async def slow():
     lab.ScriptedModel([lab.say("x")], latency=20).complete("s", [lab.user("u")], [])
@@ -342,6 +386,20 @@ for coro in (slow(), spins(), stuck(), endless(), fails(), unheard(), abandoned(
     except Exception as exc:
         print(type(exc).__name__)
 print(asyncio.run(cell()))
+
+async def gives_up():
+    pending = lab.meanwhile(endless(), limit=None)
+    await asyncio.sleep(0)
+    pending.cancel()
+    try:
+        await pending
+    except asyncio.CancelledError:
+        print("CancelledError")
+
+asyncio.run(gives_up())
+for thread in threading.enumerate():
+    if thread.name == "lab.meanwhile":
+        thread.join()
 """
 
 
@@ -349,4 +407,5 @@ def test_no_ending_writes_to_stderr():
     out = subprocess.run([sys.executable, "-X", "dev", "-c", textwrap.dedent(_EVERY_ENDING)],
                          capture_output=True, text=True, timeout=120)
     assert out.stderr == ""
-    assert out.stdout.split() == ["Deadlock", "OutOfTime", "ValueError", "Unheard", "None"]
+    assert out.stdout.split() == ["Deadlock", "OutOfTime", "ValueError", "Unheard", "None",
+                                  "CancelledError"]
