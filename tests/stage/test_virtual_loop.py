@@ -281,7 +281,7 @@ def test_cancelling_the_awaited_future_cancels_the_coroutine_on_the_virtual_loop
     asyncio.run(cell())
     for thread in threading.enumerate():
         if thread.name == "lab.meanwhile":
-            thread.join()
+            thread.join(timeout=60)   # a bound, so that a cancel that went nowhere fails, not hangs
     assert stopped.is_set()
 
 
