@@ -265,7 +265,9 @@ def _short(qualname):
 def _name(task):
     """A task's name as the learner wrote it: the name given to create_task, or its coroutine's."""
     name = task.get_name()
-    if name.startswith("Task-") and name[5:].isdigit():   # asyncio's counter differs run to run
+    # asyncio's own names count tasks (and differ run to run); Python 3.13.0 names an unnamed
+    # task made through a task factory "None".
+    if (name.startswith("Task-") and name[5:].isdigit()) or name == "None":
         name = _short(getattr(task.get_coro(), "__qualname__", "a task"))
     return name
 
