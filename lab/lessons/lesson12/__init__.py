@@ -302,7 +302,8 @@ RUNGS = (
                      "lines are read: those before a certain id through a summary, the rest "
                      "exactly as written.\n\n"
                      "It is lesson 10's \"the record is not the view\" one level up: the file records "
-                     "all of it, and what the harness holds is derived from the file.",
+                     "all of it, and what the harness holds is derived from the file. Compaction "
+                     "does not delete history; it is a rule for reading history.",
         common=(
             ("\"Old messages get thrown out and a summary is kept instead.\"",
              "After the forty-file run the file has 166 lines and not one was altered. A poor "
