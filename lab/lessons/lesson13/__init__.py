@@ -126,15 +126,15 @@ RUNGS = (
                    "bytes, and the same tools listed in another order are different bytes, so a "
                    "resumed session whose tools came in another order starts cold: the tuesday "
                    "line of the cell below."),
-            Option("Keep the order the caller passed: it says which tools matter most.",
-                   "Respecting the caller sounds polite, but that order is an accident of the code that built the list, and it can differ "
-                   "between two callers with the same tools, or between a session and its resume. "
-                   "If a tool matters most, its guideline can say so."),
             Option("Yes: sort the lines by name, so the same tools always give the same text.",
                    "A fixed order makes the briefing a function of which tools there are, not of "
                    "how a caller happened to list them. The last line of the cell below sorts "
                    "tuesday's list.",
                    right=True),
+            Option("Keep the order the caller passed: it says which tools matter most.",
+                   "Respecting the caller sounds polite, but that order is an accident of the code that built the list, and it can differ "
+                   "between two callers with the same tools, or between a session and its resume. "
+                   "If a tool matters most, its guideline can say so."),
         ),
     ),
     Choice(
