@@ -286,8 +286,10 @@ def _where(task):
 
 
 def at(seconds):
-    """A time on the clock as the course prints it: t=20.0, t=0.25."""
-    return f"{seconds:.1f}" if round(seconds, 1) == seconds else f"{seconds:g}"
+    """A time on the clock as the course prints it: 20.0, 0.25, 12345.678 (never 1.2e+04)."""
+    if round(seconds, 1) == seconds:
+        return f"{seconds:.1f}"
+    return f"{seconds:.{PLACES}f}".rstrip("0")
 
 
 def _until_done(loop, futures, grace=None):
@@ -375,12 +377,12 @@ def _outcome(main, coro, limit, ran_out, stuck, waiting, stubborn, unheard):
         raise OutOfTime(f"{name} was still running after {limit:g} virtual seconds (t="
                         f"{at(ran_out[0])}), so it was cancelled; pass a larger limit= to "
                         "meanwhile() if it is meant to take longer.") from failure
+    if main.cancelled() or main.exception() is not None:
+        return main.result()   # raises the coroutine's own exception, unchanged
     if stubborn:
         raise RuntimeError(f"{', '.join(stubborn)} would not stop: cancelled "
                            f"{_WIND_DOWN_ROUNDS} times, it carried on each time; let "
                            "asyncio.CancelledError go up instead of catching it.")
-    if main.cancelled() or main.exception() is not None:
-        return main.result()   # raises the coroutine's own exception, unchanged
     unheard = [c for c in unheard if c.get("exception") is not None]
     if unheard:
         failed = unheard[0]

@@ -208,6 +208,25 @@ def test_pending_tasks_are_cancelled_and_finish_when_the_coroutine_returns():
     assert finished == [1.0]
 
 
+def test_a_task_that_swallows_every_cancellation_is_named_in_a_sentence():
+    # A wind-down that cancelled once and waited would never end; one that gave up in silence
+    # would hide the swallowed CancelledError that lesson 15 warns about.
+    async def deaf():
+        while True:
+            try:
+                await asyncio.sleep(1)
+            except asyncio.CancelledError:
+                pass
+
+    async def main():
+        asyncio.create_task(deaf(), name="deaf")
+        await asyncio.sleep(1)
+
+    with pytest.raises(RuntimeError, match=r"^deaf would not stop: cancelled 10 times, it carried "
+                                           r"on each time; let asyncio.CancelledError go up"):
+        lab.meanwhile(main())
+
+
 def test_a_failed_task_nobody_awaited_is_not_passed_over_in_silence():
     async def typist():
         raise KeyError("no such key")
@@ -309,6 +328,12 @@ def test_outside_a_running_loop_it_returns_the_value():
     assert lab.meanwhile(main()) == 42
 
 
+def test_times_print_as_the_course_prints_them():
+    # "%g" would print 12345.678 as 12345.7 and a day and a bit as 8.64e+04.
+    assert [lab.virtual_loop.at(t) for t in (20, 0.25, 12345.678, 86400.5, 1e-6)] == [
+        "20.0", "0.25", "12345.678", "86400.5", "0.000001"]
+
+
 def test_bad_arguments_are_refused_in_a_sentence():
     async def main():
         return 1
@@ -377,10 +402,20 @@ async def abandoned():
     async for _ in events():
         break
 
+async def deaf():
+    async def swallows():
+        while True:
+            try:
+                await asyncio.sleep(1)
+            except asyncio.CancelledError:
+                pass
+    asyncio.create_task(swallows())
+    await asyncio.sleep(1)
+
 async def cell():
     return await lab.meanwhile(spins())
 
-for coro in (slow(), spins(), stuck(), endless(), fails(), unheard(), abandoned()):
+for coro in (slow(), spins(), stuck(), endless(), fails(), unheard(), abandoned(), deaf()):
     try:
         lab.meanwhile(coro, limit=50)
     except Exception as exc:
@@ -407,5 +442,5 @@ def test_no_ending_writes_to_stderr():
     out = subprocess.run([sys.executable, "-X", "dev", "-c", textwrap.dedent(_EVERY_ENDING)],
                          capture_output=True, text=True, timeout=120)
     assert out.stderr == ""
-    assert out.stdout.split() == ["Deadlock", "OutOfTime", "ValueError", "Unheard", "None",
-                                  "CancelledError"]
+    assert out.stdout.split() == ["Deadlock", "OutOfTime", "ValueError", "Unheard", "RuntimeError",
+                                  "None", "CancelledError"]
