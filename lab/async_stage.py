@@ -34,8 +34,8 @@ class AsyncScriptedModel:
 
     A request cancelled while the model thinks has been sent: it stays in .calls and the bill,
     its .ended is None, and it has used its script step, as the reply a provider had started on
-    is lost with the connection. Our simplification: a real provider may bill such a request
-    only in part."""
+    is lost with the connection. Our simplification: the stage bills a cancelled request in
+    full, as sent, whatever a real provider would charge for it."""
 
     def __init__(self, script, context_window=None, max_calls=DEFAULT_MAX_CALLS, latency=None):
         self.latency = _checked_latency(latency)
