@@ -110,16 +110,21 @@ def test_a_lab_not_begun_is_one_line_not_a_list_of_failures(tmp_path):
     """Lab 1's starter checked against both labs: lab 2's names are not in it yet, and lab 1's gap
     still raises; lab 2's starter: its gaps all raise. Each such lab is one line, "not started"."""
     from lab import checks
+    from lab import manifest
     counts = {lab: len(checks.tests_for(12, lab)) for lab in (1, 2)}
+    raising = {lab: " and ".join(", ".join(manifest.names(12, lab)).rsplit(", ", 1))
+               for lab in (1, 2)}
     first = write(tmp_path, starters.text_at(Stage(12, 1)), "first.py")
     result = run("--harness", first, "--lesson", "12")
     assert result.returncode == 1 and "FAIL" not in result.stdout
     assert result.stdout.splitlines() == [
-        f"TODO  lab 1 not started: its gaps still raise NotImplementedError ({counts[1]} tests waiting)",
+        f"TODO  lab 1 not started: {raising[1]} still raise{'s' if ' ' not in raising[1] else ''} "
+        f"NotImplementedError ({counts[1]} tests waiting)",
         f"TODO  lab 2 not started: first.py has no find_cut or compact yet ({counts[2]} tests waiting)",
         "0 passed, 0 failed, 2 labs not started"]
     second = write(tmp_path, starters.text_at(Stage(12, 2)), "second.py")
     result = run("--harness", second, "--lesson", "12", "--lab", "2")
     assert result.returncode == 1 and result.stdout.splitlines()[-2:] == [
-        f"TODO  lab 2 not started: its gaps still raise NotImplementedError ({counts[2]} tests waiting)",
+        f"TODO  lab 2 not started: {raising[2]} still raise{'s' if ' ' not in raising[2] else ''} "
+        f"NotImplementedError ({counts[2]} tests waiting)",
         "0 passed, 0 failed, 1 lab not started"]

@@ -38,7 +38,25 @@ def recall_model():
 
 
 def run(ns, model, messages, prompt, system=SYSTEM):
-    return blame("run_agent", ns.run_agent, model, system, messages, prompt)
+    """The learner's run_agent on one prompt. A list or tuple handed back is refused here, in the
+    one sentence that fits it, before any test reads it as a reply."""
+    returned = blame("run_agent", ns.run_agent, model, system, messages, prompt)
+    expect(not isinstance(returned, (list, tuple)),
+           f"run_agent returned a {type(returned).__name__} of {len(returned)} messages instead of "
+           "the reply: the caller's list is the record, so append to it and return only the reply")
+    expect(isinstance(returned, dict),
+           f"run_agent returned {type(returned).__name__} {returned!r:.60}, not the reply: return the "
+           "assistant message model.complete gave you")
+    return returned
+
+
+def said(reply):
+    """text_of(reply), or None when the reply is not a message text_of can read: a test then
+    blames run_agent for what it returned, never text_of for what it was given."""
+    try:
+        return harness.text_of(reply)
+    except Exception:  # a malformed return is run_agent's fault, reported by the caller
+        return None
 
 
 def roles(messages):
@@ -50,10 +68,11 @@ def roles(messages):
 def words(reply):
     """What a reply says, or for a failed one its error."""
     if not isinstance(reply, dict):
-        return repr(reply)
+        return f"{type(reply).__name__} {reply!r:.60}"
     if reply.get("stop_reason") == "error":
         return f"a failed reply ({reply.get('error_message')})"
-    return repr(harness.text_of(reply))
+    text = said(reply)
+    return f"{reply!r:.60}, which is not an assistant message" if text is None else repr(text)
 
 
 def one_prompt(ns, model, messages, prompt, system=SYSTEM):
@@ -63,16 +82,15 @@ def one_prompt(ns, model, messages, prompt, system=SYSTEM):
     returned = run(ns, model, messages, prompt, system)
     expect(len(model.args) >= 1, "run_agent returned without calling model.complete: the reply "
                                  "has to come from the model")
-    expect(not (isinstance(returned, list) and len(messages) == len(before)),
-           "run_agent returned a new list and left the caller's list as it was: append to "
-           "`messages` itself and return only the reply")
-    expect(isinstance(returned, dict) and returned.get("role") == "assistant",
-           f"run_agent returned {type(returned).__name__} {str(returned)[:60]!r}, not the reply: "
-           "return the assistant message model.complete gave you")
+    expect(returned.get("role") == "assistant",
+           f"run_agent returned {str(returned)[:60]!r}, a message of role {returned.get('role')!r}, "
+           "not the reply: return the assistant message model.complete gave you")
     added = messages[len(before):]
     expect(messages[:len(before)] == before,
            "run_agent changed the messages that were already in the caller's list: it may only "
            "add to the end")
+    expect(added != [], "run_agent added nothing to the caller's list: append the user message and "
+                        "the reply to `messages` itself, not to a copy of it")
     expect(not (len(added) == 1 and added[0].get("role") == "user"),
            "run_agent appended the user message but not the reply: append the reply to "
            "`messages` too, or the next request will not show what the model said")
@@ -112,8 +130,8 @@ def test_one_prompt_appends_two_and_returns_the_reply(ns):
     model = recall_model()
     messages = []
     returned = one_prompt(ns, model, messages, "My name is Ada.")
-    expect(harness.text_of(returned) == "Hello, Ada. My name is Tau.",
-           f"run_agent returned a reply that says {harness.text_of(returned)!r}; it should return "
+    expect(said(returned) == "Hello, Ada. My name is Tau.",
+           f"run_agent returned a reply that says {words(returned)}; it should return "
            "what the model answered, \"Hello, Ada. My name is Tau.\"")
 
 
@@ -121,16 +139,7 @@ def test_one_prompt_appends_two_and_returns_the_reply(ns):
 def test_the_caller_keeps_the_record(ns):
     model = recall_model()
     messages = [lab.user("My name is Ada."), lab.say("Hello, Ada. My name is Tau.")]
-    returned = run(ns, model, messages, "What is my name?")
-    expect(not isinstance(returned, (list, tuple)),
-           f"run_agent returned a {type(returned).__name__} of {len(returned)} messages; the "
-           "caller's list is the record, so append to it and return only the reply")
-    expect(len(messages) == 4,
-           f"run_agent left the caller's list with {len(messages)} messages, not 4: append the "
-           "user message and the reply to `messages` itself, not to a copy")
-    expect(messages[-1] == returned and messages[2] == {"role": "user", "content": "What is my name?"},
-           "run_agent's additions to the caller's list are not the prompt and then the reply it "
-           "returned: append user_message(prompt), then the reply")
+    one_prompt(ns, model, messages, "What is my name?")
 
 
 @test(1, 1, "SYSTEM travels as the system argument of every request: no message in the list has "
@@ -210,7 +219,7 @@ def test_the_model_knows_who_said_what(ns):
 def test_two_lists_two_conversations(ns):
     model = recall_model()
     ada, bo = [], []
-    run(ns, model, ada, "My name is Ada.")
+    one_prompt(ns, model, ada, "My name is Ada.")
     run(ns, model, bo, "My name is Bo.")
     expect(len(ada) == 2 and len(bo) == 2,
            f"run_agent left {len(ada)} and {len(bo)} messages in two separate lists after one "
@@ -238,6 +247,9 @@ def test_user_message_keeps_text_exactly(ns):
 @test(1, 1, "user_message returns a new dict on every call.", hidden=True)
 def test_user_message_new_each_time(ns):
     first = blame("user_message", ns.user_message, "one")
+    expect(first == {"role": "user", "content": "one"},
+           f"user_message(\"one\") returned {first!r:.80}; it should be exactly "
+           "{\"role\": \"user\", \"content\": \"one\"}")
     second = blame("user_message", ns.user_message, "two")
     expect(first == {"role": "user", "content": "one"} and second == {"role": "user", "content": "two"},
            "user_message handed back the same dict twice, so the first message changed when the "
@@ -251,8 +263,8 @@ def test_empty_history(ns):
     one_prompt(ns, model, messages, "What is my name?")
     sent = model.args[0][3]
     expect(sent == [{"role": "user", "content": "What is my name?"}],
-           f"run_agent's first request on an empty list held {roles(sent) or 'nothing'}; it "
-           "should hold exactly the new user message")
+           f"run_agent's first request on an empty list held {sent!r:.100}; it should hold "
+           "exactly the new user message, {'role': 'user', 'content': 'What is my name?'}")
 
 
 @test(1, 1, "A failed reply is appended and returned as it came, not raised and not dropped.", hidden=True)
@@ -260,6 +272,8 @@ def test_failed_reply_is_recorded(ns):
     model = Spy([lab.fail("503 overloaded: try again later")])
     messages = []
     returned = run(ns, model, messages, "Hello.")
+    expect(len(messages) != 1, "run_agent appended the prompt but not the failed reply; a failure is "
+                               "part of what happened, so append it and return it like any reply")
     expect(len(messages) == 2 and messages[-1] == returned,
            f"run_agent left {len(messages)} messages after a failed reply; a failure is part of "
            "what happened, so append it and return it like any reply")
@@ -273,7 +287,7 @@ def test_reply_is_the_models_own_message(ns):
     model = recall_model()
     messages = []
     returned = run(ns, model, messages, "Hello.")
-    expect(returned == model.calls[-1].reply and messages[-1] == returned,
+    expect(bool(messages) and returned == model.calls[-1].reply and messages[-1] == returned,
            "run_agent recorded or returned something other than the message model.complete "
            "gave back; keep that message as it is, with its usage and stop_reason")
 
@@ -293,9 +307,12 @@ def test_history_is_kept_as_it_was(ns):
            f"{'unchanged' if alias[:8] == kept else 'changed'}; it should keep those eight as they "
            "were and add two")
     sent = model.args[0][3]
-    expect(len(sent) == 9 and sent[-1] == {"role": "user", "content": "My name is Ada."},
+    expect(len(sent) == 9,
            f"run_agent sent {len(sent)} messages with an eight-message history; it should send "
            "all eight and then the new prompt")
+    expect(sent[-1] == {"role": "user", "content": "My name is Ada."},
+           f"run_agent ended its request with {sent[-1]!r:.80} for the prompt 'My name is Ada.'; "
+           "the last message sent is user_message(prompt), exactly")
 
 
 @test(1, 1, "One prompt is exactly one model call, even after a failed reply.", hidden=True)

@@ -26,6 +26,12 @@ def user_message_as_human(text):
     return {"role": "human", "content": text}
 
 
+def user_message_with_a_name(text):
+    """Adds a key of its own, "name", as some chat formats let a message carry: the user message
+    is exactly a role and a content (Figure 1.1's table)."""
+    return {"role": "user", "content": text, "name": "user"}
+
+
 # -- run_agent ------------------------------------------------------------------------------------
 
 def run_agent_newest_prompt_only(model, system, messages, prompt):
@@ -81,6 +87,34 @@ def run_agent_system_prepended(model, system, messages, prompt):
     reply = model.complete(system, messages, [])
     messages.append(reply)
     return reply
+
+
+def run_agent_system_message_every_prompt(model, system, messages, prompt):
+    """Reminds the model of its instructions before every prompt, as a message of role "system"
+    (where-instructions-go): the record grows by three a prompt, and a provider refuses the role."""
+    messages.append({"role": "system", "content": system})
+    messages.append(user_message(prompt))
+    reply = model.complete(system, messages, [])
+    messages.append(reply)
+    return reply
+
+
+def run_agent_returns_the_words(model, system, messages, prompt):
+    """Returns what the reply says rather than the reply, "the caller wants the answer": the
+    caller then cannot tell a failed reply from words, and lesson 2 needs the blocks."""
+    messages.append(user_message(prompt))
+    reply = model.complete(system, messages, [])
+    messages.append(reply)
+    return "".join(block.get("text", "") for block in reply.get("content") or [])
+
+
+def run_agent_returns_a_canned_reply(model, system, messages, prompt):
+    """Cheats: records the model's reply but returns a reply written to match the first visible
+    test's words, whatever the model said."""
+    messages.append(user_message(prompt))
+    messages.append(model.complete(system, messages, []))
+    return {"role": "assistant", "content": [{"type": "text", "text": "Hello, Ada. My name is Tau."}],
+            "stop_reason": "stop"}
 
 
 def run_agent_returns_a_new_list(model, system, messages, prompt):
@@ -148,10 +182,13 @@ SYSTEM_WRONG = {
 }
 
 WRONG = {1: {
-    "user_message": [user_message_as_blocks, user_message_with_a_speaker_prefix, user_message_as_human],
+    "user_message": [user_message_as_blocks, user_message_with_a_speaker_prefix, user_message_as_human,
+                     user_message_with_a_name],
     "run_agent": [run_agent_newest_prompt_only, run_agent_last_exchange, run_agent_pasted_history,
                   run_agent_system_as_message, run_agent_system_as_first_user_message,
-                  run_agent_system_prepended, run_agent_returns_a_new_list, run_agent_on_a_copy,
+                  run_agent_system_prepended, run_agent_system_message_every_prompt,
+                  run_agent_returns_the_words, run_agent_returns_a_canned_reply,
+                  run_agent_returns_a_new_list, run_agent_on_a_copy,
                   run_agent_forgets_the_reply, run_agent_offers_tools, run_agent_tools_none,
                   run_agent_one_history],
 }}

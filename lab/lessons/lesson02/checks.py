@@ -103,6 +103,16 @@ def result_problem(result, call, content):
     return ""
 
 
+def culprit(ns, call, result):
+    """Which function made `result` wrong inside run_agent: "run_tool" when the learner's run_tool,
+    asked alone, gives that same result, else "run_agent", which changed or made it itself."""
+    try:
+        alone = ns.run_tool([reader(files(), [])], call)
+    except Exception:  # run_tool cannot answer this call alone, so run_agent made the result
+        return "run_agent"
+    return "run_tool" if alone == result else "run_agent"
+
+
 def shown(messages):
     """The record in shorthand, or "an empty list"."""
     return lab.shape(messages) or "an empty list"
@@ -155,12 +165,21 @@ def run_tool_never_passes_off_a_failure(ns):
         expect(error is broken,
                f"run_tool raised {type(error).__name__} ({error}) instead of letting the tool's own "
                "FileNotFoundError go up as it was raised: the caller loses what actually went wrong")
+    else:
+        # Lesson 4's answer, a result marked is_error that says what failed, is better still: allowed.
+        expect(isinstance(result, dict) and result.get("is_error") is True and str(broken) in str(result.get("content")),
+               f"run_tool returned {result!r:.120} for a tool that raised FileNotFoundError: that "
+               "tells the model a failed read worked; let the exception go up")
+    unknown = lab.call("grep", {"pattern": "PORT"}, id="g4")
+    try:
+        result = ns.run_tool([reader(files(), [])], unknown)
+    except NotImplementedError:
+        raise
+    except Exception:  # no tool has that name: the lookup's own exception goes up, as it should
         return
-    # Lesson 4's answer, a result marked is_error that says what failed, is better still: allowed.
-    if isinstance(result, dict) and result.get("is_error") is True and str(broken) in str(result.get("content")):
-        return
-    expect(False, f"run_tool returned {result!r:.120} for a tool that raised FileNotFoundError: that "
-                  "tells the model a failed read worked; let the exception go up")
+    expect(isinstance(result, dict) and result.get("is_error") is True,
+           f"run_tool returned {result!r:.100} for a call of grep, a tool it does not have; that "
+           "passes a failure off as a success (None is no answer at all): let the lookup fail")
 
 
 # -- run_agent -----------------------------------------------------------------------------------
@@ -181,7 +200,7 @@ def run_agent_runs_the_call_then_asks_again(ns):
            f"run_agent's second request was {lab.shape(second.messages)}; it should be U A[r1] R(r1): "
            "the prompt, the reply, and the call's result right after it")
     problem = result_problem(second.messages[2], read, SETTINGS)
-    expect(not problem, f"run_agent (through run_tool) {problem}")
+    expect(not problem, f"{culprit(ns, read, second.messages[2])} {problem}")
     expect(lab.shape(messages) == "U A[r1] R(r1) A",
            f"after run_agent the record is {shown(messages)}; it should be U A[r1] R(r1) A")
     expect(returned is messages[-1] and harness.text_of(returned) == "config.py says PORT = 9090.",
@@ -228,10 +247,14 @@ def run_agent_answers_every_call_by_id(ns):
     expect(lab.shape(messages[:4]) == "U A[toolu_a,toolu_b] R(toolu_a) R(toolu_b)",
            f"run_agent's record begins {shown(messages)}; both results belong straight after "
            "the reply, before the model is asked again")
-    for result, content in zip(results, (SETTINGS, APP)):
-        expect(result.get("content") == content,
-               f"run_agent's result for {result.get('tool_call_id')} holds {result.get('content')!r:.60}, "
-               f"which is not the text of the file that call asked for")
+    for result, content, call in zip(results, (SETTINGS, APP), (first, second)):
+        got = result.get("content")
+        if got == content:
+            continue
+        trimmed = isinstance(got, str) and got != content and got.strip() == content.strip()
+        how = "the file's text with its white space trimmed" if trimmed else f"{got!r:.60}"
+        expect(False, f"{culprit(ns, call, result)} gave the result for {call['id']} {how}, where read returned "
+                      f"{content!r:.60}: a result's content is what the tool returned, exactly")
 
 
 @test(2, 1, "A reply with no tool-call block runs no tool, even if its words say READ config.py "
@@ -296,21 +319,23 @@ def run_tool_keeps_content_exactly(ns):
         expect(not problem, f"for a tool that returned {answer!r}, run_tool {problem}")
 
 
-@test(2, 1, "A name no tool has is never answered as a success and runs no other tool.", hidden=True)
+@test(2, 1, "A name no tool has runs no other tool: not grep's neighbour, not \"read\" for a call "
+            "of \"Read\" (names match exactly).", hidden=True)
 def run_tool_unknown_name(ns):
-    ran = []
-    call = lab.call("grep", {"pattern": "PORT"}, id="g1")
-    try:
-        result = ns.run_tool([reader(files(), ran)], call)
-    except NotImplementedError:
-        raise
-    except Exception:  # this version may raise here (lesson 4 answers instead)
-        result = None
-    expect(ran == [], f"run_tool ran {[name for name, _ in ran]} for a call of grep, which no tool is called")
-    if result is not None:
-        expect(isinstance(result, dict) and result.get("is_error") is True,
-               f"run_tool returned {result!r:.100} for a call of grep, a tool it does not have; that "
-               "passes a failure off as a success: let the lookup fail")
+    for name in ("grep", "Read"):
+        ran = []
+        call = lab.call(name, {"path": "config.py"}, id="g1")
+        try:
+            result = ns.run_tool([reader(files(), ran)], call)
+        except NotImplementedError:
+            raise
+        except Exception:  # this version may raise here (lesson 4 answers instead)
+            result = None
+        expect(ran == [], f"run_tool ran {[n for n, _ in ran]} for a call of {name}, which no tool is "
+                          "called: a tool runs only when its name is the call's, exactly")
+        expect(result is None or (isinstance(result, dict) and result.get("is_error") is True),
+               f"run_tool returned {result!r:.100} for a call of {name}, a tool it does not have; "
+               "that passes a failure off as a success: let the lookup fail")
 
 
 @test(2, 1, "run_tool changes neither the call nor the tools it is given.", hidden=True)

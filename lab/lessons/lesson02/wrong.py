@@ -62,6 +62,21 @@ def run_tool_raises_its_own_error(tools, call):
     return _result(call, content)
 
 
+def run_tool_none_for_an_unknown_tool(tools, call):
+    """Answers a call of a tool it does not have with None, "nothing to say": no exception goes
+    up, so the run carries on as if the call had been dealt with (failed-tool)."""
+    tool = {tool["name"]: tool for tool in tools}.get(call["name"])
+    if tool is None:
+        return None
+    return _result(call, tool["execute"](call["arguments"]))
+
+
+def run_tool_strips_the_text(tools, call):
+    """Tidies the tool's text with strip() before handing it on, "the model does not need the
+    blank lines": the content is no longer what the tool returned (who-reads)."""
+    return _result(call, _tool(tools, call["name"])["execute"](call["arguments"]).strip())
+
+
 # -- run_agent ------------------------------------------------------------------------------------
 
 def _first(model, system, messages, tools, prompt, offered=None):
@@ -189,6 +204,19 @@ def run_agent_reads_json_in_the_text(model, system, messages, tools, prompt):
     return _second(model, system, messages, tools)
 
 
+def run_agent_trims_the_results(model, system, messages, tools, prompt):
+    """Trims each result's text on its way into the record, to save the model some tokens: the
+    record no longer holds what the tools returned (who-reads)."""
+    reply = _first(model, system, messages, tools, prompt)
+    calls = tool_calls(reply)
+    if not calls:
+        return reply
+    for call in calls:
+        result = _total_run_tool(tools, call)
+        messages.append(dict(result, content=result["content"].strip()))
+    return _second(model, system, messages, tools)
+
+
 def run_agent_asks_again_before_the_results(model, system, messages, tools, prompt):
     """Asks the model again first and appends the results after its answer (after-two-calls:
     each result goes straight after the reply)."""
@@ -205,8 +233,9 @@ def run_agent_asks_again_before_the_results(model, system, messages, tools, prom
 WRONG = {1: {
     "run_tool": [run_tool_returns_the_text, run_tool_pairs_by_name, run_tool_as_another_provider,
                  run_tool_runs_the_first_tool, run_tool_swallows_the_failure,
-                 run_tool_raises_its_own_error],
-    "run_agent": [run_agent_runs_only_the_first_call, run_agent_pairs_by_position,
+                 run_tool_raises_its_own_error, run_tool_none_for_an_unknown_tool,
+                 run_tool_strips_the_text],
+    "run_agent": [run_agent_trims_the_results, run_agent_runs_only_the_first_call, run_agent_pairs_by_position,
                   run_agent_runs_from_a_calls_field, run_agent_stores_the_calls_on_the_reply,
                   run_agent_offers_tools_once, run_agent_sends_the_tools_themselves,
                   run_agent_reads_prose, run_agent_reads_json_in_the_text,

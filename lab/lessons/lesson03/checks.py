@@ -257,8 +257,23 @@ def ends_on_no_calls_not_on_words(ns):
            f"{plural(len(run.calls), 'call')}, left {run.shape()} and {run.returned()}")
 
 
-@test(3, 1, "A task of five reads in a row and an answer runs to the end: six model calls, no "
-            "matter how many rounds that takes.")
+def chain(ns, rounds):
+    """A run of `rounds` reads in a row, each asked for after the last result, then an answer."""
+    def one_more(request):
+        done = sum(m["role"] == "toolResult" for m in request.messages)
+        if done < rounds:
+            return lab.reply(lab.call("read", {"path": "a.py"}))
+        return lab.say(f"Read it {done} times.")
+    run = Run(ns, [lab.forever(one_more)], max_calls=rounds + 5)
+    check_common(run)
+    expect(len(run.calls) == rounds + 1 and harness.text_of(run.messages[-1]) == f"Read it {rounds} times.",
+           f"run_agent made {plural(len(run.calls), 'model call')} on a {rounds}-round chain; it should make "
+           f"{rounds + 1} and return the answer: a reply with no call ends the run, and nothing else does, "
+           "however many rounds that took")
+
+
+@test(3, 1, "A task of five reads in a row and an answer runs to the end, six model calls, and so "
+            "does one of forty reads, forty-one: no matter how many rounds that takes.")
 def a_longer_chain(ns):
     files = {f"part{n}.txt": f"part {n}\n" for n in range(1, 6)}
     script = [lab.reply(lab.call("read", {"path": f"part{n}.txt"})) for n in range(1, 6)]
@@ -269,6 +284,31 @@ def a_longer_chain(ns):
     expect(len(run.calls) == 6 and run.shape() == want,
            f"run_agent made {plural(len(run.calls), 'model call')} and left {run.shape()}; five rounds of reads "
            f"and an answer need 6 calls and leave {want}")
+    chain(ns, 40)
+
+
+RESUMED = [lab.user("What is in a.py?"), lab.reply(lab.call("read", {"path": "a.py"}, id="c1")),
+           lab.tool_result(lab.call("read", {"path": "a.py"}, id="c1"), "A = 1\n"), lab.say("A = 1.")]
+
+
+@test(3, 1, "Each result carries the id its call came with, whatever it looks like: on a record "
+            "that already holds c1, reply(toolu_Q7, call_2b) then reply(w_9) get R(toolu_Q7) "
+            "R(call_2b), then R(w_9).")
+def ids_are_copied_not_counted(ns):
+    files = {"a.py": "A = 1\n", "c.py": "C = 3\n"}
+    script = [lab.reply(lab.call("read", {"path": "a.py"}, id="toolu_Q7"),
+                        lab.call("read", {"path": "c.py"}, id="call_2b")),
+              lab.reply(lab.call("write", {"path": "b.py", "content": "A = 1\nC = 3\n"}, id="w_9")),
+              lab.say("b.py has both.")]
+    run = Run(ns, script, files=files, messages=copy.deepcopy(RESUMED), prompt="Copy a.py and c.py into b.py.")
+    new = run.messages[len(RESUMED):]
+    ids = [m.get("tool_call_id") for m in new if isinstance(m, dict) and m.get("role") == "toolResult"]
+    expect(ids[:3] == ["toolu_Q7", "call_2b", "w_9"],
+           f"run_agent gave its results the ids {ids}; each result carries its own call's id, "
+           "['toolu_Q7', 'call_2b', 'w_9'], copied from the call and never counted or numbered by place")
+    check_common(run)
+    want = "U A[c1] R(c1) A U A[toolu_Q7,call_2b] R(toolu_Q7) R(call_2b) A[w_9] R(w_9) A"
+    expect(run.shape() == want, f"run_agent left the record as {run.shape()}; it should be {want}")
 
 
 # -- hidden -----------------------------------------------------------------------------------
@@ -305,34 +345,25 @@ def no_call_at_first(ns):
                f"for {what} at once, run_agent ran a tool nobody asked for")
 
 
-@test(3, 1, "Three calls in one reply: three results, R(c1) R(c2) R(c3), then one more model call.",
-      hidden=True)
+@test(3, 1, "Three calls in one reply, ids z, x, y: three results, R(z) R(x) R(y), then one more "
+            "model call.", hidden=True)
 def three_at_once(ns):
     files = {"a.py": "A = 1\n", "b.py": "B = 2\n", "c.py": "C = 3\n"}
-    script = [lab.reply(*[lab.call("read", {"path": p}) for p in ("a.py", "b.py", "c.py")]),
+    script = [lab.reply(*[lab.call("read", {"path": p}, id=i) for p, i in (("a.py", "z"), ("b.py", "x"), ("c.py", "y"))]),
               lab.say("1, 2 and 3.")]
     run = Run(ns, script, files=files)
     check_common(run)
-    expect(run.shape() == "U A[c1,c2,c3] R(c1) R(c2) R(c3) A" and run.rec.kinds() == "model, read, read, read, model",
+    expect(run.shape() == "U A[z,x,y] R(z) R(x) R(y) A" and run.rec.kinds() == "model, read, read, read, model",
            f"run_agent left {run.shape()} after {run.rec.kinds()}; three calls get three results in call order, "
            "then one more model call")
     expect([m["content"] for m in run.messages[2:5]] == ["A = 1\n", "B = 2\n", "C = 3\n"],
            "run_agent paired the three results with the wrong calls")
 
 
-@test(3, 1, "A chain of 25 reads, each asked for after the last result: 26 model calls, and the "
-            "answer returned.", hidden=True)
+@test(3, 1, "A chain of 120 reads, each asked for after the last result: 121 model calls, and the "
+            "answer returned (no cap at 50 or 100 rounds).", hidden=True)
 def a_long_chain(ns):
-    def one_more(request):
-        done = sum(m["role"] == "toolResult" for m in request.messages)
-        if done < 25:
-            return lab.reply(lab.call("read", {"path": "a.py"}))
-        return lab.say(f"Read it {done} times.")
-    run = Run(ns, [lab.forever(one_more)], max_calls=40)
-    check_common(run)
-    expect(len(run.calls) == 26 and harness.text_of(run.messages[-1]) == "Read it 25 times.",
-           f"run_agent made {plural(len(run.calls), 'model call')} on a 25-round chain; it should make 26 and "
-           "return the answer")
+    chain(ns, 120)
 
 
 @test(3, 1, "Rounds of different sizes, reply(c1, c2), then reply(c3), then an answer: "

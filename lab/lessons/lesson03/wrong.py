@@ -180,6 +180,37 @@ def run_agent_tools_offered_once(model, system, messages, tools, prompt):
             messages.append(run_tool(tools, call))
 
 
+def run_agent_thirty_rounds(model, system, messages, tools, prompt):
+    """A brake of thirty rounds, "no real task needs more": a reply with no call ends the run, and
+    a count cuts a long honest task short (who-ends: a count is a brake, not the plan)."""
+    messages.append(user_message(prompt))
+    for _ in range(30):
+        reply = model.complete(system, messages, tool_specs(tools))
+        messages.append(reply)
+        if not tool_calls(reply):
+            break
+        for call in tool_calls(reply):
+            messages.append(run_tool(tools, call))
+    return reply
+
+
+def run_agent_numbers_the_ids(model, system, messages, tools, prompt):
+    """Numbers the results c1, c2, ... from a counter of its own, since the ids it has seen go that
+    way: a result is paired with its call by the call's id, which is the provider's to choose
+    (order: the ids pair the results up)."""
+    messages.append(user_message(prompt))
+    count = 0
+    while True:
+        reply = model.complete(system, messages, tool_specs(tools))
+        messages.append(reply)
+        calls = tool_calls(reply)
+        if not calls:
+            return reply
+        for call in calls:
+            count += 1
+            messages.append(dict(run_tool(tools, call), tool_call_id=f"c{count}"))
+
+
 WRONG = {1: {"run_agent": [
     run_agent_one_round,
     run_agent_stops_on_done,
@@ -193,4 +224,6 @@ WRONG = {1: {"run_agent": [
     run_agent_nudges_when_unfinished,
     run_agent_sends_only_the_news,
     run_agent_tools_offered_once,
+    run_agent_thirty_rounds,
+    run_agent_numbers_the_ids,
 ]}}
