@@ -32,6 +32,12 @@ def user_message_with_a_name(text):
     return {"role": "user", "content": text, "name": "user"}
 
 
+def user_message_trimmed(text):
+    """Tidies the text with strip(), which the visible test's "hi" never shows: the content is the
+    text exactly as given."""
+    return {"role": "user", "content": text.strip()}
+
+
 # -- run_agent ------------------------------------------------------------------------------------
 
 def run_agent_newest_prompt_only(model, system, messages, prompt):
@@ -166,6 +172,11 @@ def run_agent_one_history(model, system, messages, prompt):
     HISTORY.append(reply)
     messages[:] = HISTORY
     return reply
+
+
+# Wrong answers that pass every visible test: a hidden test must catch each, in a sentence that
+# names the function (tests/lessons/lesson01/test_hidden_cheats.py).
+HIDDEN_CAUGHT = {1: {"user_message": [user_message_trimmed]}}
 
 
 # -- SYSTEM ---------------------------------------------------------------------------------------

@@ -77,6 +77,13 @@ def run_tool_strips_the_text(tools, call):
     return _result(call, _tool(tools, call["name"])["execute"](call["arguments"]).strip())
 
 
+def run_tool_ignores_case(tools, call):
+    """Finds the tool whatever the case of the name, "Read" for "read", to be forgiving: a name
+    the model got wrong is run as if it were right, and the visible tests never say "Read"."""
+    by_name = {tool["name"].lower(): tool for tool in tools}
+    return _result(call, by_name[call["name"].lower()]["execute"](call["arguments"]))
+
+
 # -- run_agent ------------------------------------------------------------------------------------
 
 def _first(model, system, messages, tools, prompt, offered=None):
@@ -241,3 +248,7 @@ WRONG = {1: {
                   run_agent_reads_prose, run_agent_reads_json_in_the_text,
                   run_agent_asks_again_before_the_results],
 }}
+
+# Wrong answers that pass every visible test: a hidden test must catch each, in a sentence that
+# names the function (tests/lessons/lesson01/test_hidden_cheats.py).
+HIDDEN_CAUGHT = {1: {"run_tool": [run_tool_ignores_case]}}

@@ -194,6 +194,20 @@ def run_agent_thirty_rounds(model, system, messages, tools, prompt):
     return reply
 
 
+def run_agent_fifty_rounds(model, system, messages, tools, prompt):
+    """A brake of fifty rounds, above the visible test's forty: a count still cuts an honest long
+    task short (who-ends)."""
+    messages.append(user_message(prompt))
+    for _ in range(50):
+        reply = model.complete(system, messages, tool_specs(tools))
+        messages.append(reply)
+        if not tool_calls(reply):
+            break
+        for call in tool_calls(reply):
+            messages.append(run_tool(tools, call))
+    return reply
+
+
 def run_agent_numbers_the_ids(model, system, messages, tools, prompt):
     """Numbers the results c1, c2, ... from a counter of its own, since the ids it has seen go that
     way: a result is paired with its call by the call's id, which is the provider's to choose
@@ -227,3 +241,7 @@ WRONG = {1: {"run_agent": [
     run_agent_thirty_rounds,
     run_agent_numbers_the_ids,
 ]}}
+
+# Wrong answers that pass every visible test: a hidden test must catch each, in a sentence that
+# names the function (tests/lessons/lesson01/test_hidden_cheats.py).
+HIDDEN_CAUGHT = {1: {"run_agent": [run_agent_fifty_rounds]}}

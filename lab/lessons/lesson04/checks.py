@@ -273,13 +273,18 @@ def recovers_end_to_end(ns):
     expect(raised is None, f"the run died: run_tool let {type(raised).__name__}: {_clip(str(raised))} "
                            "go up, and the model never heard of the typo")
     want = "U A[c1] R(c1) A[c2] R(c2) A"
+    first = messages[2] if len(messages) > 2 and isinstance(messages[2], dict) else {}
+    # What the model was told about the typo decides the rest of the run, so it is judged first.
+    expect(first.get("role") != "toolResult" or first.get("tool_call_id") == "c1",
+           f"run_tool's answer to the read of confg.py carries tool_call_id {first.get('tool_call_id')!r}; "
+           "it must carry the call's own id, 'c1', or the provider cannot tie it to its call")
+    if first.get("role") == "toolResult":
+        expect(first.get("is_error") is True and first.get("content") == LISTING,
+               f"run_tool's answer to the read of confg.py was {_clip(repr(first.get('content')))} with is_error "
+               f"{first.get('is_error')!r}; the model needed the error, listing the files, to find config.py")
     expect(lab.shape(messages) == want,
            f"with your run_tool the record is {lab.shape(messages)}; it should be {want}: every call "
            "answered by exactly one result, right after it")
-    first = messages[2]
-    expect(first.get("is_error") is True and first.get("content") == LISTING,
-           f"run_tool's answer to the read of confg.py was {_clip(repr(first.get('content')))} with is_error "
-           f"{first.get('is_error')!r}; the model needed the error, listing the files, to find config.py")
     answer = harness.text_of(messages[-1])
     expect(len(model.calls) == 3 and answer == "config.py says: PORT = 8080",
            f"with your run_tool the model made {len(model.calls)} calls and said {answer!r}; it should "

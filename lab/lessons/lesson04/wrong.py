@@ -168,6 +168,30 @@ def run_tool_catches_everything(tools, call):
         return _result(call, str(exc) or type(exc).__name__, True)
 
 
+def run_tool_repr_of_the_error(tools, call):
+    """Writes the error as Python shows it, repr(exc), "so the model sees its class too": the model
+    is given FileNotFoundError('...') instead of the error's own words (what-to-show)."""
+    tool = _find(tools, call["name"])
+    if tool is None:
+        return _result(call, f"Tool {call['name']} not found", True)
+    try:
+        return _result(call, tool["execute"](call["arguments"]), False)
+    except Exception as exc:
+        return _result(call, repr(exc), True)
+
+
+def run_tool_names_the_visible_tool(tools, call):
+    """Cheats: answers every tool it does not have with the visible test's own sentence, "Tool grep
+    not found", whatever the call named."""
+    tool = _find(tools, call["name"])
+    if tool is None:
+        return _result(call, "Tool grep not found", True)
+    try:
+        return _result(call, tool["execute"](call["arguments"]), False)
+    except Exception as exc:
+        return _result(call, str(exc), True)
+
+
 WRONG = {1: {"run_tool": [
     run_tool_trusts_its_tools,
     run_tool_loud,
@@ -182,4 +206,9 @@ WRONG = {1: {"run_tool": [
     run_tool_reads_error_in_words,
     run_tool_catches_the_expected,
     run_tool_catches_everything,
+    run_tool_repr_of_the_error,
 ]}}
+
+# Wrong answers that pass every visible test, written against what the visible tests show: a hidden
+# test must catch each, in a sentence that names the function (tests/lessons/lesson01/test_hidden_cheats.py).
+HIDDEN_CAUGHT = {1: {"run_tool": [run_tool_names_the_visible_tool]}}
