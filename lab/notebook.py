@@ -104,6 +104,12 @@ def show_diff(old, new):
     display({"text/html": page, "text/plain": text}, raw=True)
 
 
+def _in_harness(filename):
+    """Whether `filename` is a module of the course's harness package."""
+    import harness
+    return os.path.dirname(os.path.abspath(filename)) == os.path.dirname(os.path.abspath(harness.__file__))
+
+
 @contextlib.contextmanager
 def trying(name):
     """For a try-it cell: run the body, and if the learner's `name` is not written yet, or raises,
@@ -119,12 +125,16 @@ def trying(name):
         print(f"{missing} is not defined yet: run the cells above this one first (Run > Run All "
               "Above Selected Cell).")
     except Exception as error:  # the learner's own code raised: say where, briefly
-        where = ""
-        for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        where, frames = "", traceback.extract_tb(error.__traceback__)
+        for frame in reversed(frames):
             if frame.filename.startswith("<") or "ipykernel" in frame.filename:
                 where = f" (in {frame.name}, line {frame.lineno} of its cell)"
                 break
-        print(f"{name} raised {type(error).__name__}: {error}{where}. Fix the cell above and run "
+        # A course function such as text_of that raised was handed something it cannot read: it
+        # is the one that raised, so the sentence names it rather than the gap.
+        called = [f.name for f in frames if _in_harness(f.filename) and not f.name.startswith("<")]
+        who = called[0] if called else name
+        print(f"{who} raised {type(error).__name__}: {error}{where}. Fix the cell above and run "
               "both again.")
         if os.environ.get("LAB_TRY_RAISES"):
             raise
