@@ -1,23 +1,23 @@
 """What lesson 03's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab, so one pair of graded cells: lab1-tests (7 points, the visible tests) and lab1-hidden
+One lab, so one pair of graded cells: lab1-tests (8 points, the visible tests) and lab1-hidden
 (3 points, the edge cases)."""
 
 # The last lab's first gap loops for ever, or its last gap does not parse: with one lab and one
 # gap, both leave the lesson with nothing.
 SCORES = {
     "unchanged": (0, ()),
-    "correct": (10, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (7, ("lab1-tests",)),
+    "correct": (11, ("lab1-tests", "lab1-hidden")),
+    "hidden-only": (8, ("lab1-tests",)),
     "loops-forever": (0, ()),
     "does-not-parse": (0, ()),
 }
 
-# Passes every visible test and fails a hidden one: a brake dressed up as the plan. Twenty rounds
-# cover every task the visible tests set (six at most), and the 25-read chain is cut off.
+# Passes every visible test and fails a hidden one: a brake dressed up as the plan. Sixty rounds
+# cover every task the visible tests set (forty-one calls at most), and the 120-read chain is cut off.
 HIDDEN_ONLY = {"run_agent": '''\
 def run_agent(model, system, messages, tools, prompt):
     messages.append(user_message(prompt))
-    for _ in range(20):
+    for _ in range(60):
         reply = model.complete(system, messages, tool_specs(tools))
         messages.append(reply)
         calls = tool_calls(reply)
