@@ -11,13 +11,14 @@ SCORES = {
     "does-not-parse": (0, ()),
 }
 
-# Passes every visible test and fails a hidden one: a call of a tool it does not have is answered
-# with an empty success instead of failing, so the model would take "no such tool" for "nothing
-# there". (Its run_agent cell is left as the master has it.)
+# Passes every visible test and fails a hidden one: it looks the tool up whatever the case of its
+# name, so a call of "Read" runs read as if the model had named it right. (Its run_agent cell is
+# left as the master has it.) An unknown name is answered as a success no longer: the visible
+# tests refuse that since run_tool's None and empty results for an unknown tool were caught.
 HIDDEN_ONLY = {"run_tool": '''\
 def run_tool(tools, call):
-    matching = [tool for tool in tools if tool["name"] == call["name"]]
-    content = matching[0]["execute"](call["arguments"]) if matching else ""
+    by_name = {tool["name"].lower(): tool for tool in tools}
+    content = by_name[call["name"].lower()]["execute"](call["arguments"])
     result = {"role": "toolResult", "content": content, "is_error": False}
     result.update(tool_call_id=call["id"], tool_name=call["name"])
     return result
