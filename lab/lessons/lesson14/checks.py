@@ -3,6 +3,8 @@
 The visible tests are the lesson's list, one for each wrong idea a rung argues against; the hidden
 ones hold each contract to the clauses the visible ones do not reach."""
 
+import re
+
 import harness
 import lab
 from lab.checks import test
@@ -257,6 +259,20 @@ def rules_search_anywhere_any_case(ns):
         got = rule(ns, command)
         expect(got == reason, f"command_rules answered {got!r} for {command!r}; expected {reason!r}: "
                               "search the whole line, ignoring case.")
+
+
+@test(14, 1, "Every rule of COMMAND_RULES is tried, not only the ones above: wget, a URL, git push, "
+             "pip install, a pipe into python, sudo and rm -rf ~ are each refused with its "
+             "'<why>: <the text it matched>'.")
+def rules_apply_every_rule(ns):
+    for command in ("wget -q example.org/x", "python fetch.py https://example.org", "git push origin main",
+                    "pip install requests", "cat setup.txt | python3", "sudo make install", "rm -rf ~"):
+        # The answer is spelled out here from the given rules, never from the function under test.
+        wanted = next(f"{why}: {found.group(0)}" for pattern, why in harness.COMMAND_RULES
+                      for found in [re.search(pattern, command, re.IGNORECASE)] if found)
+        got = rule(ns, command)
+        expect(got == wanted, f"command_rules answered {got!r} for {command!r}; expected {wanted!r}: try "
+                              "every (pattern, why) of COMMAND_RULES in order, not a few words of your own.")
 
 
 @test(14, 1, "No command line to check: a bash call without one, or with a number, is refused "

@@ -131,6 +131,22 @@ def rules_case_sensitive(call):
     return True
 
 
+def rules_for_the_tests_words(call):
+    """Refuses the two things the README's order and the visible examples use, curl and a pipe
+    into sh, and lets every other rule go (filter: a list written for one attack misses the next;
+    the given rules are the list)."""
+    if call["name"] != "bash":
+        return True
+    command = _command(call)
+    if command is None:
+        return "no command line to check"
+    for pattern, why in ((r"curl", "no network"), (r"\|\s*sh\b", "nothing piped into an interpreter")):
+        found = re.search(pattern, command, re.IGNORECASE)
+        if found:
+            return f"{why}: {found.group(0)}"
+    return True
+
+
 def rules_refuse_all_bash(call):
     """Refuses every command (filter: a rule that blocks all work is no rule, it is no bash)."""
     return True if call["name"] != "bash" else "no bash"
@@ -141,5 +157,6 @@ WRONG = {
                                    complete_without_rule],
         "gate": [gate_returns_text, gate_truthy, gate_asks_everything, gate_fails_open,
                  gate_in_place],
-        "command_rules": [rules_at_the_start, rules_case_sensitive, rules_refuse_all_bash]},
+        "command_rules": [rules_at_the_start, rules_case_sensitive, rules_refuse_all_bash,
+                          rules_for_the_tests_words]},
 }
