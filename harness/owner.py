@@ -115,9 +115,9 @@ def session(model, tools, facts, messages=(), max_turns=None, *, now=None):
     made here, once, from the very tools the Harness is given, and kept as that string. The
     Harness gets those tools sorted by name, the order the briefing lists them in (the caller's
     list itself is left as it was), since a provider caches the system prompt and the tool
-    definitions as one unit: the same tools in any order open a session, or its resume, with
-    the same bytes. Every request of the session therefore opens with the same bytes, after a
-    compaction as before it, whatever becomes of `facts` later. `now` (the moment as text)
+    definitions as one unit: the same tools in any order open a session, or its resume, alike.
+    Every request of the session therefore opens with the same bytes, after a compaction as
+    before it, whatever becomes of `facts` later. `now` (the moment as text)
     differs from one session to the next, so it never enters the system prompt: when given (not
     None, not ""), it goes after everything stable, as user_message(f"[Session started {now}]")
     after `messages`. `max_turns` reaches the Harness as it is."""
