@@ -1,10 +1,10 @@
 """What lesson 14's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab: 9 visible points and 3 hidden."""
+One lab: 10 visible points and 3 hidden."""
 
 SCORES = {
     "unchanged": (0, ()),
-    "correct": (12, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (9, ("lab1-tests",)),
+    "correct": (13, ("lab1-tests", "lab1-hidden")),
+    "hidden-only": (10, ("lab1-tests",)),
     "loops-forever": (0, ()),
     "does-not-parse": (0, ()),
 }
