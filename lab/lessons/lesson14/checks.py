@@ -133,7 +133,8 @@ def writer_keeps_no_state(ns):
 # -- gate ---------------------------------------------------------------------------------------
 
 @test(14, 1, "gate(tools, approve): read, not consequential, runs without a question; bash asks "
-             "approve({'name': 'bash', 'arguments': ...}) first and runs once the answer is True.")
+             "approve({'name': 'bash', 'arguments': ...}) first and runs once the answer is True, "
+             "and asks again at the next call: a yes is for one call.")
 def gate_asks_before_consequential_tools(ns):
     user = stage.User(bash=True)
     tools, runs = gated(ns, user)
@@ -147,6 +148,14 @@ def gate_asks_before_consequential_tools(ns):
            "call's arguments.")
     expect(runs["bash"].runs == [{"command": "pytest -q"}] and second["content"] == "ran",
            "gate did not run bash after approve answered True.")
+    answers = iter([True, "not this one"])
+    asked = []
+    tools, runs = gated(ns, lambda call: asked.append(call["arguments"]) or next(answers))
+    result(tools, "bash", {"command": "pytest -q"})
+    third = result(tools, "bash", {"command": "rm -rf build"})
+    expect(len(asked) == 2 and runs["bash"].runs == [{"command": "pytest -q"}] and third["is_error"],
+           f"gate asked approve {len(asked)} time(s) for two bash calls and ran {runs['bash'].runs}; "
+           "a yes covers the call it was given for, so ask again before every call.")
 
 
 @test(14, 1, "A refusal is an ordinary tool failure: run_tool hands back an is_error result "

@@ -66,6 +66,23 @@ def gate_asks_everything(tools, approve, consequential=CONSEQUENTIAL):
     return _gate(tools, approve, consequential, decide, ask_all=True)
 
 
+def gate_remembers_a_yes(tools, approve, consequential=CONSEQUENTIAL):
+    """Asks once per tool and remembers a yes, so the user is not asked again (where-gate: the
+    question comes before each run of the tool, and the next call's arguments may be the
+    README's order)."""
+    approved = set()
+
+    def decide(tool, arguments):
+        if tool["name"] not in approved:
+            answer = approve({"name": tool["name"], "arguments": dict(arguments)})
+            if answer is not True:
+                raise PermissionError(f"{tool['name']} was not run: "
+                                      f"{answer if isinstance(answer, str) and answer else 'not approved'}")
+            approved.add(tool["name"])
+        return tool["execute"](arguments)
+    return _gate(tools, approve, consequential, decide)
+
+
 def gate_fails_open(tools, approve, consequential=CONSEQUENTIAL):
     """Runs the tool when approve itself breaks (colleague: a broken gate must stay shut)."""
     def decide(tool, arguments):
@@ -156,7 +173,7 @@ WRONG = {
     1: {"QuotingWriter.complete": [complete_rule_as_message, complete_rule_instead,
                                    complete_without_rule],
         "gate": [gate_returns_text, gate_truthy, gate_asks_everything, gate_fails_open,
-                 gate_in_place],
+                 gate_in_place, gate_remembers_a_yes],
         "command_rules": [rules_at_the_start, rules_case_sensitive, rules_refuse_all_bash,
                           rules_for_the_tests_words]},
 }
