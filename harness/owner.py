@@ -120,7 +120,8 @@ def session(model, tools, facts, messages=(), max_turns=None, *, now=None):
     before it, whatever becomes of `facts` later. `now` (the moment as text)
     differs from one session to the next, so it never enters the system prompt: when given (not
     None, not ""), it goes after everything stable, as user_message(f"[Session started {now}]")
-    after `messages`. `max_turns` reaches the Harness as it is."""
+    after `messages`, in a new list: the caller's `messages` is only read. `max_turns` reaches
+    the Harness as it is."""
     ### BEGIN SOLUTION
     tools = sorted(tools, key=lambda tool: tool["name"])
     system = briefing(tools, facts)

@@ -269,13 +269,17 @@ def session_briefs_the_tools_it_has(ns):
 
 @test(13, 2, "`now` stays out of the system prompt: sessions started at two moments have identical "
              "system prompts, and the moment comes after the given messages as "
-             "\"[Session started <now>]\".")
+             "\"[Session started <now>]\", in a new list: the caller's is only read.")
 def session_keeps_now_after_the_stable_part(ns):
     t = tools_for()
     earlier = [lab.user("Our goal: ship the checkout."), lab.say("Noted.")]
     models = []
     for now in ("2026-12-01 09:00", "2026-12-01 09:07"):
-        model, h = open_session(ns, [t["read"]], dict(FACTS), messages=earlier, now=now)
+        given = list(earlier)
+        model, h = open_session(ns, [t["read"]], dict(FACTS), messages=given, now=now)
+        expect(given == earlier,
+               f"session added to the caller's messages list, which now holds {lab.shape(given)}; "
+               "the moment goes into a new list, after the messages, and the caller's is only read")
         run(h, "Is the shop's checkout done?")
         models.append(model)
         system = model.calls[0].system
