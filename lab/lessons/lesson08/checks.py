@@ -400,3 +400,24 @@ def max_turns_zero(ns):
     expect(stops == ["Agent stopped after max_turns=0"] * 2 and not model.calls,
            f"with max_turns=0 two prompts made {len(model.calls)} model calls and ended {stops}: _run must pass "
            "self._max_turns as it is, 0 included")
+
+
+@test(8, 1, "A run uses the harness's own settings: a Harness built with a system prompt of its own "
+            "sends that prompt and its own tools in every request of every run.", hidden=True)
+def runs_on_its_own_settings(ns):
+    ws = lab.Workspace({"notes.txt": "Buy milk.\n"})
+    tools = [harness.make_read_tool(ws)]
+    model = lab.ScriptedModel([notes()])
+    system = "You keep a shopping list. Answer in one line."
+    h = ns.Harness(Model(model), system, tools)
+    h._messages = Record(h._messages)
+    run(h)
+    run(h, HELLO)
+    systems = {request.system for request in model.calls}
+    expect(systems == {system},
+           f"Harness._run sent the system prompt(s) {sorted(systems)}; every request should carry the "
+           f"one the harness was built with, {system!r}")
+    offered = [[t["name"] for t in request.tools] for request in model.calls]
+    expect(all(o == ["read"] for o in offered),
+           f"Harness._run offered the tools {offered} across the requests; each should offer the "
+           "harness's own, ['read']")

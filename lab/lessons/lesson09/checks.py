@@ -106,8 +106,15 @@ def loop(ns, model, messages, tool_list, prompt, voice=None, **more):
     keywords = dict(more)
     if voice is not None:
         keywords.update(get_steering=voice.get_steering, get_follow_ups=voice.get_follow_ups)
-    return blame("run_agent", lambda: list(ns.run_agent(model, harness.SYSTEM, messages, tool_list,
-                                                          prompt, **keywords)))
+    events = blame("run_agent", lambda: list(ns.run_agent(model, harness.SYSTEM, messages, tool_list,
+                                                            prompt, **keywords)))
+    refused = next((r for r in getattr(model, "calls", []) if r.reply
+                    and str(r.reply.get("error_message", "")).startswith("400")), None)
+    if refused is not None:
+        raise Failed(f"run_agent sent request {refused.number}, which the strict provider refused "
+                     f"({refused.reply['error_message']!r}); record each result under the id of the "
+                     "call it answers, straight after that call's reply")
+    return events
 
 
 def recorded(events):
