@@ -338,6 +338,10 @@ def steer_only_queues(ns):
     blame("steer", h.steer, "Use spaces.")
     expect(len(h.messages) == 0, f"steer() put {len(h.messages)} message(s) into the transcript at once; "
                                  "it only queues, and the loop takes the words when it asks")
+    queued = list(h._steering)
+    expect(queued == [harness.user_message("Use spaces.")],
+           f"steer('Use spaces.') while idle left self._steering holding {queued!r}; it should append "
+           "user_message(text), the message the loop will record as it is, and nothing else")
     run(h, "Write two files.", "steer")
     first = model.calls[0].messages if model.calls else []
     expect(lab.shape(first) == "U U" and first[1].get("content") == "Use spaces.",
@@ -358,6 +362,13 @@ def steer_only_queues(ns):
             "taken at the next gap but once a reply has no calls.")
 def follow_up_waits(ns):
     cls = alone(ns, "Harness.follow_up")
+    idle, _ = a_harness(cls, job(turns=1))
+    blame("follow_up", idle.follow_up, "Now run the tests.")
+    queued, steering = list(idle._follow_ups), list(idle._steering)
+    expect(queued == [harness.user_message("Now run the tests.")] and not steering and not idle.messages,
+           f"follow_up('Now run the tests.') while idle left self._follow_ups holding {queued!r}, "
+           f"self._steering {steering!r} and the transcript {lab.shape(idle.messages) or 'empty'}; it "
+           "should only append user_message(text) to self._follow_ups")
     holder = {}
     h, model = a_harness(cls, job(turns=2),
                          during=lambda path: path == "f1.py" and holder["h"].follow_up("Now run the tests."))
@@ -632,3 +643,19 @@ def drain_any_queue(ns):
     mine = deque([lab.user("x")])
     expect(blame("_drain", h._drain, mine) == [lab.user("x")] and not mine,
            "_drain should take from the queue it is given, not from one of its own choosing")
+
+
+@test(9, 1, "_run frees the harness however the run ends: a consumer that stops at the first "
+            "tool_execution_start and closes the run leaves is_running False, and the next prompt "
+            "runs.", hidden=True)
+def closing_early_frees_the_harness(ns):
+    h, _ = a_harness(ns.Harness, job(turns=2))
+    events = blame("Harness._run", iter, blame("Harness.prompt", h.prompt, "Write two files."))
+    for event in events:
+        if event["type"] == "tool_execution_start":
+            break
+    blame("Harness._run", getattr(events, "close", lambda: None))
+    expect(not h.is_running,
+           "a consumer closed the run at tool_execution_start and is_running was still True: _run must "
+           "clear the flag in a finally, which runs when the consumer walks away too")
+    run(h, "Still there?", "_run")

@@ -254,6 +254,30 @@ def run_clearing_the_queues(self, text):
         self._running = False
 
 
+# -- misreadings no question names ---------------------------------------------------------------
+
+def steer_queues_the_bare_text(self, text):
+    """Queues the words as they came, a str, not as a user message: the loop then records a
+    string where a message belongs."""
+    self._steering.append(text)
+
+
+def follow_up_queues_the_bare_text(self, text):
+    """Queues the follow-up as a str, not as a user message."""
+    self._follow_ups.append(text)
+
+
+def run_clearing_after_the_loop(self, text):
+    """Clears the flag after the loop, not in a finally: a consumer that stops early leaves the
+    harness running for good (lesson 8's when-cleared, again)."""
+    run = run_agent(self._model, self._system, self._messages, self._tools, text,
+                    max_turns=self._max_turns,
+                    get_steering=lambda: self._drain(self._steering),
+                    get_follow_ups=lambda: self._drain(self._follow_ups))
+    yield from run
+    self._running = False
+
+
 WRONG = {1: {
     "run_agent": [run_agent_steers_after_each_result, run_agent_steers_before_the_results,
                   run_agent_takes_all_steering, run_agent_forgets_idle_steering,
@@ -261,8 +285,12 @@ WRONG = {1: {
                   run_agent_follow_up_without_a_turn, run_agent_always_asks,
                   run_agent_numbers_results],
     "Harness.prompt": [prompt_as_in_lesson_8, prompt_steers_instead],
-    "Harness.steer": [steer_at_once, steer_into_follow_ups],
-    "Harness.follow_up": [follow_up_into_steering, follow_up_at_once],
+    "Harness.steer": [steer_at_once, steer_into_follow_ups, steer_queues_the_bare_text],
+    "Harness.follow_up": [follow_up_into_steering, follow_up_at_once, follow_up_queues_the_bare_text],
     "Harness._drain": [drain_everything, drain_newest_first, drain_without_taking],
     "Harness._run": [run_as_in_lesson_8, run_with_the_queues_swapped, run_clearing_the_queues],
 }}
+
+# Wrong answers that only a hidden test catches: clauses no question of this lesson argues about
+# (tests/lessons/lesson09 shows each caught, in a sentence naming the function).
+HIDDEN_WRONG = {1: {"Harness._run": [run_clearing_after_the_loop]}}
