@@ -363,13 +363,26 @@ class Rendered:
 
     def __init__(self, ns, events):
         with lab.capture_stdout() as made:
-            self.renderer = ns.FinalTextRenderer()
+            self.renderer = self._step("__init__", ns.FinalTextRenderer)
         with lab.capture_stdout() as during:
             for event in events:
-                self.renderer.render(event)
+                self._step("render", self.renderer.render, event)
         with lab.capture_stdout() as end:
-            self.returned = self.renderer.finish()
+            self.returned = self._step("finish", self.renderer.finish)
         self.made, self.during, self.finished = made.text, during.text, end.text
+
+    @staticmethod
+    def _step(method, function, *args):
+        """function(*args), anything it raises put in a sentence that names the method."""
+        try:
+            return function(*args)
+        except (NotImplementedError, Failed, RecursionError):
+            raise
+        except Exception as error:
+            what = f" on {_type(args[0])}" if args else ""
+            raise Failed(f"FinalTextRenderer.{method} raised {type(error).__name__}: {error}{what}; "
+                         "render keeps only assistant messages, and finish prints nothing and "
+                         "returns False when none came") from None
 
     def quiet(self):
         expect(self.made == "", f"FinalTextRenderer() printed {self.made!r} when it was made; its "
@@ -399,7 +412,8 @@ def final_text_failed(ns):
     shown.quiet()
     expect(shown.finished == "Error: 503 overloaded\n",
            f"FinalTextRenderer.finish printed {shown.finished!r} for a run that ended in a 503; it "
-           "should print \"Error: 503 overloaded\": an empty answer.txt tells nobody why")
+           "should print \"Error: 503 overloaded\": render keeps the newest assistant message, here the "
+           "failed one, and finish prints its error_message, since an empty answer.txt tells nobody why")
     expect(shown.returned is False, f"FinalTextRenderer.finish returned {shown.returned!r} for a failed "
                                     "run; it returns False, so the program can exit non-zero")
 
@@ -408,14 +422,7 @@ def final_text_failed(ns):
             "returns False.")
 def final_text_nothing(ns):
     events = reference_events(read_then_answer())[:3]   # agent_start, turn_start, the user's prompt
-    try:
-        shown = Rendered(ns, events)
-    except NotImplementedError:
-        raise
-    except Exception as error:
-        raise Failed(f"FinalTextRenderer raised {type(error).__name__}: {error} for a run that got no "
-                     "further than the user's prompt; render keeps only assistant messages, and "
-                     "finish returns False when it has none") from None
+    shown = Rendered(ns, events)   # anything raised is named with its method, in one sentence
     shown.quiet()
     expect(shown.returned is False and shown.finished == "",
            f"FinalTextRenderer.finish printed {shown.finished!r} and returned {shown.returned!r} with "
