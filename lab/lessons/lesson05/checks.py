@@ -3,10 +3,14 @@
 The visible tests are the plan's list, plus one for each wrong idea a question of the lesson
 argues against: testing the limit after the call, stopping with an exception, raising a failed
 reply, retrying it, dropping it from the record, acting on its calls, counting a turn per tool
-call, reading max_turns=None as 0, and reading 0 as no limit. The hidden ones hold the
+call, reading max_turns=None as 0, reading 0 as no limit, pairing results with calls by
+position, and a try around model.complete (an adapter's work). The hidden ones hold the
 contract's edge cases: the limit reached on a reply that still asks for tools (the record must
 stay whole for the next prompt), limits of 0 and 1 at their edges, a failed reply whose partial text is kept, a 503 as the very first reply, a
-refusal of the strict provider, and a caller's list that already holds earlier turns.
+refusal of the strict provider, a caller's list that already holds earlier turns, and what
+every request carries.
+
+Call ids are the script's own (cid), as a provider's are: no counter in run_agent can guess them.
 
 Tools are lesson 4's (harness/earlier/lesson04.py); the learner's run_agent calls its own
 run_tool. Verdicts compare contents, never identity: under the grader the learner's code may run
