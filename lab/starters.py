@@ -228,7 +228,8 @@ def text_at(stage, solved=False, every_gap=False, own=None):
     `every_gap`, the gaps of the lesson's earlier labs are open again too: a file that holds no
     answer of the lesson at all, for the autograder's sandbox. `own` maps full names to the
     learner's own text of definitions from earlier work, which stands in place of the reference's
-    (lab/carry.py decides which)."""
+    (lab/carry.py decides which); with `solved` it also stands in place of a gap of the lab,
+    which is how carry.py judges a definition against the lab that asked for it."""
     _check_stage(stage)
     try:
         return _text_at(stage, solved, every_gap, own or {})
@@ -275,7 +276,7 @@ def _text_at(stage, solved, every_gap, own):
                     raise _Missing(f"{unit.name} as lesson {step.lesson} leaves it is not written yet "
                                        f"(harness/earlier/lesson{step.lesson:02d}.py)")
                 text = older[unit.name]
-            if unit.name in own and not at_this_lab:
+            if unit.name in own and (solved or not at_this_lab):
                 text = own[unit.name]
             elif at_this_lab and solved and step.kind in ("spec", "gap"):
                 text = _strip_markers(text)
