@@ -207,18 +207,23 @@ def _check_stage(stage):
     except ValueError:
         labs = []
     if stage.lab is not None and stage.lab not in labs:
+        from lab import startpage
+        if not labs and stage.lesson in startpage.PLANNED:
+            raise _not_written(stage, f"lesson {stage.lesson}, {startpage.PLANNED[stage.lesson]}, is "
+                                      "planned, not written yet")
         if not labs:
             raise StarterError(f"lesson {stage.lesson} is not in the course's plan (harness/syllabus.py)")
         raise StarterError(f"lesson {stage.lesson} has {len(labs)} lab{'s' if len(labs) > 1 else ''}, "
                            f"so there is no lab {stage.lab}")
 
 
-def _not_written(stage):
+def _not_written(stage, said=None):
     from lab import lessons
     have = lessons.written()
     listed = " and ".join(", ".join(str(n) for n in have).rsplit(", ", 1))
     course = f"lesson{'s' if len(have) > 1 else ''} {listed}" if have else "no lessons yet"
-    return StarterError(f"lesson {stage.lesson}'s harness is not written yet: the course has {course}")
+    said = said or f"lesson {stage.lesson}'s harness is not written yet"
+    return StarterError(f"{said}: the course has {course}")
 
 
 def text_at(stage, solved=False, every_gap=False, own=None):

@@ -32,7 +32,7 @@ FIRST_LINE = "# Build a coding-agent harness: start here"
 
 def _answers_name(lesson):
     from lab.rungs import store
-    return store.path(lesson).name
+    return store.name(lesson)
 
 
 def _progress(folder):
@@ -164,8 +164,8 @@ def text(folder=None):
         "",
         "## Where your answers are kept",
         "",
-        f"In `.rungs/`, beside the notebooks in this folder: one file a lesson, `.rungs/{_answers_name(1)}`",
-        f"for lesson 1 up to `.rungs/{_answers_name(last or 1)}` for lesson {last or 1}. They survive a",
+        f"In `.rungs/`, beside the notebooks in this folder: one file a lesson, from `.rungs/{_answers_name(1)}`",
+        f"for lesson 1 to `.rungs/{_answers_name(last or 1)}` for lesson {last or 1}. They survive a",
         "kernel restart, closing the notebook and `git pull`. `lab.progress()` in any notebook shows",
         "every lesson's answered questions and passed labs; `lab.progress(N)` one lesson's. To start a",
         f"lesson over, delete its notebook here (and its answers file, `.rungs/{_answers_name(3)}` for",

@@ -10,7 +10,7 @@ found with lab.lessons.load(NN). The package, by concern:
 
     questions.py   the data a lesson declares (Choice, Number, Multi, Open, Option, Hints) and
                    what counts as an answer; no widgets, no files
-    store.py       where answers are kept: .rungs/lessonNN.json beside the notebook (moved with
+    store.py       where answers are kept: .rungs/lesson12.json beside the notebook (moved with
                    LAB_RUNGS_DIR), versioned, locked, never lost to damage or a full disk
     text.py        the text forms: lesson markup as HTML, each widget's fixed text/plain, and
                    lab.progress's report

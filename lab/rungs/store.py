@@ -1,5 +1,7 @@
 """The answer store: one JSON file a lesson, `.rungs/lesson12.json` relative to the kernel's
-working directory (LAB_RUNGS_DIR moves the folder), holding what the learner has done:
+working directory (LAB_RUNGS_DIR moves the folder; lesson 3's is lesson03.json, and a file an
+older version named lesson3.json is renamed to that the first time it is used), holding what the
+learner has done:
 
     {"format": 1, "lesson": 12,
      "rungs": {"what-is-sent": {"choice": 1}, ...},    each question's state, by its id
@@ -60,9 +62,27 @@ class _Session:
         self.said = set()        # sentences already printed
 
 
+def name(lesson):
+    """The answers file's name: lesson03.json for lesson 3, as the lessons' folders are named."""
+    return f"lesson{int(lesson):02d}.json"
+
+
 def path(lesson):
     """The JSON file that holds lesson `lesson`'s answers."""
-    return Path(os.environ.get("LAB_RUNGS_DIR") or ".rungs") / f"lesson{int(lesson)}.json"
+    return Path(os.environ.get("LAB_RUNGS_DIR") or ".rungs") / name(lesson)
+
+
+def _adopt_old_name(lesson, folder=None):
+    """Rename an answers file that an earlier version of the course named without the leading
+    zero (lesson3.json) to today's name, with its mark, unless today's is there already."""
+    new = Path(folder) / name(lesson) if folder else path(lesson)
+    old = new.with_name(f"lesson{int(lesson)}.json")
+    if old == new or not old.exists() or new.exists():
+        return
+    with contextlib.suppress(OSError):
+        os.rename(old, new)
+        if old.with_name(old.name + ".started").exists():
+            os.rename(old.with_name(old.name + ".started"), _started(new))
 
 
 def _session(file):
@@ -189,7 +209,8 @@ def _read(file):
 def peek(lesson, folder):
     """What the answers file of `lesson` in `folder` holds, read only: nothing is moved, written
     or told, and a damaged file gives what can be read of it. For the start page."""
-    status, data = _read(Path(folder) / f"lesson{int(lesson)}.json")
+    file = Path(folder) / name(lesson)
+    status, data = _read(file if file.exists() else file.with_name(f"lesson{int(lesson)}.json"))
     return {section: dict(data.get(section, {})) for section in SECTIONS}
 
 
@@ -375,6 +396,7 @@ def load(lesson):
     """Everything stored for `lesson`, with this kernel's unsaved answers laid over it, as
     {"rungs": {...}, "hints": {...}, "labs": {...}}. A damaged file is set aside and what could
     be read of it written back (or, if it cannot be written, kept in memory)."""
+    _adopt_old_name(lesson)
     file = path(lesson)
     session = _session(file)
     status, data = _read(file)
@@ -405,6 +427,7 @@ def put(lesson, section, key, value):
     the value is kept in memory and the learner is told."""
     if section not in SECTIONS:
         raise ValueError(f"the answer store has sections {', '.join(SECTIONS)}, not {section!r}")
+    _adopt_old_name(lesson)
     session = _session(path(lesson))
     session.pending[section][str(key)] = value
     if session.blocked:

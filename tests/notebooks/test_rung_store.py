@@ -258,3 +258,14 @@ def test_the_store_works_where_unix_only_modules_do_not_exist(tmp_path):
                           env=dict(os.environ, LAB_RUNGS_DIR=str(tmp_path / "r")),
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "saved\n", "")
+
+
+def test_the_file_is_named_as_the_lessons_say_and_an_old_name_is_adopted(answers, tmp_path):
+    assert rungs.store_path(3).name == "lesson03.json" and answers.name == "lesson12.json"
+    folder = tmp_path / ".rungs"
+    folder.mkdir(exist_ok=True)
+    (folder / "lesson3.json").write_text(json.dumps({"format": 1, "lesson": 3, "rungs": {},
+                                                     "hints": {"1": 2}, "labs": {"1": True}}))
+    restart()
+    assert rungs.store.load(3)["labs"] == {"1": True}
+    assert (folder / "lesson03.json").exists() and not (folder / "lesson3.json").exists()
