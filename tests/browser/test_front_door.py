@@ -95,8 +95,12 @@ def test_a_new_learner_lands_on_the_start_page_and_sees_their_progress(front_doo
     page.screenshot(path=str(screenshots / "01-start-page.png"))
 
     # The lesson, opened from the start page's map, and its first question answered.
-    # (Once JupyterLab has restored its layout, as a learner's first look at the page takes.)
+    # Once JupyterLab has restored its layout and listed the folder, and the learner has read a
+    # line: JupyterLab finishes opening the address's START.md after its layout is restored, and
+    # a link clicked before that opens its notebook behind the start page.
     page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+    page.locator(".jp-DirListing-item").first.wait_for(state="visible")
+    page.wait_for_timeout(1500)
     page.locator(".jp-MarkdownViewer .jp-RenderedMarkdown a", has_text=data.TITLE).first.click()
     nb = NotebookPage(page, server.url, data.NOTEBOOK, screenshots=screenshots)
     nb._opened(90)
