@@ -264,6 +264,11 @@ def text_from(stage, path, timeout=10.0):
     for name in _helpers(theirs):
         report.append(Choice(name, "yours", "the course's harness has no such name, so it is kept "
                                             "as you wrote it"))
+    for name in theirs.units:
+        if name not in syllabus.UNITS and name.partition(".")[0] in syllabus.UNITS:
+            report.append(Choice(name, "reference", f"a method of your own in the course's class "
+                                                    f"{name.partition('.')[0]} is not carried; it "
+                                                    f"stays in {file}"))
     return _with_extras(starters.text_at(stage, own=own), theirs), report
 
 

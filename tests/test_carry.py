@@ -206,3 +206,14 @@ def test_o_writes_the_file_and_the_report_names_every_part(tmp_path):
     assert "user_message: yours (it passes lesson 1's lab 1)" in lines
     assert any(line.startswith("run_tool: the reference (") for line in lines)
     assert lines[-1] == f"wrote {out}"
+
+
+def test_a_method_of_the_learners_own_in_a_course_class_is_named_not_dropped_silently(tmp_path):
+    mine = tmp_path / "mine.py"
+    text = starters.text_at(Stage(8, 1), solved=True)
+    head = "    def messages(self):\n"
+    assert head in text
+    mine.write_text(text.replace(head, "    def my_count(self):\n        return 1\n\n" + head, 1))
+    _, report = carry.text_from(Stage(9, 1), mine)
+    (choice,) = [c for c in report if c.name == "Harness.my_count"]
+    assert choice.source == "reference" and "is not carried; it stays in mine.py" in choice.why
