@@ -21,6 +21,11 @@ RUNGS = (
         id="what-can-it-know",
         title="What the model can know when the request holds one sentence",
         options=(
+            Option("Nothing about you: it knows what this request shows, and this one shows a "
+                   "single question.",
+                   "One request, one sentence, and the sentence does not contain the name. The "
+                   "cell below asks exactly that.",
+                   right=True),
             Option("Your name: it answered you a moment ago.",
                    "A chat window feels like one long talk, so this is the natural guess. But the "
                    "window sends the earlier turns again with every question; the model itself "
@@ -30,11 +35,6 @@ RUNGS = (
                    "old turns back into the request before the model reads it: the model still "
                    "holds nothing. In this course the harness keeps the list, so that you can see "
                    "and test what is sent."),
-            Option("Nothing about you: it knows what this request shows, and this one shows a "
-                   "single question.",
-                   "One request, one sentence, and the sentence does not contain the name. The "
-                   "cell below asks exactly that.",
-                   right=True),
         ),
     ),
     Choice(
@@ -46,15 +46,15 @@ RUNGS = (
                    "looks like enough. But those words are prose now: the assistant can write them, "
                    "and so can a file or a pasted e-mail. The cell shows the model reading "
                    "\"My name is Tau.\" as something you said."),
-            Option("It costs fewer tokens.",
-                   "It is the same words with different framing, so the saving is a few characters "
-                   "per message at most, and it is paid for with the one thing the list was for: "
-                   "knowing who said each sentence."),
             Option("A role tagged on a message is structure, which no words inside a message can "
                    "fake; in one string, who spoke is just more text.",
                    "Right. The provider reads the role from its own field. Whatever the user or "
                    "the model writes inside content stays content.",
                    right=True),
+            Option("It costs fewer tokens.",
+                   "It is the same words with different framing, so the saving is a few characters "
+                   "per message at most, and it is paid for with the one thing the list was for: "
+                   "knowing who said each sentence."),
         ),
     ),
     Number(
@@ -79,10 +79,10 @@ RUNGS = (
         title="Where the standing instruction \"Answer in French.\" goes",
         options=(
             Option("As the first user message, so the model reads it before anything else.",
-                   "It is read first, and it is read as something the user said: one turn of a "
-                   "conversation the model is continuing, which a later turn may overrule. Lesson "
-                   "12 (who writes the summary) and lesson 14 come back to what happens when "
-                   "instructions and conversation share one voice."),
+                   "Read first sounds like read as a rule. But it is read as something the user "
+                   "said: one turn of a conversation the model is carrying on, on the same "
+                   "channel as every other turn, and a later turn may overrule it. Run (a) below: "
+                   "the record says you typed it."),
             Option("Added to the front of every prompt.",
                    "Repeating it looks reliable, but each copy lands in the record in the user's "
                    "voice: the list fills with the same sentence, and every request pays for all "
@@ -110,13 +110,16 @@ RUNGS = (
                   "Getting ahead sounds harmless, but a tool offered is a tool the model may ask "
                   "for, and this harness can neither run it nor send a result back."),
                  ("a message of role \"system\" at the head of the list", False,
-                  "It looks like the same instructions in another place. A strict provider "
-                  "refuses that role in the list outright: the instructions go in the `system` "
-                  "argument.")),
+                  "It looks like the same instructions in another place, and [general] on "
+                  "OpenAI-style chat APIs that is exactly where they go. But this harness's "
+                  "`complete` has a `system` argument, as Anthropic's and Gemini's APIs have a "
+                  "field of their own, and the lab's provider refuses the role in the list (our "
+                  "simplification). Sent both ways, the instructions would be said twice.")),
         right="The system prompt in its own argument, and the whole list. No tools: a model that "
               "is offered one may ask for it, and this harness has no way to run it or to send "
               "back a result. That is lesson 2's work. A \"system\" message in the list is "
-              "refused outright by a strict provider, as the cell shows.",
+              "refused by the lab's provider, which has one spelling for instructions, the "
+              "`system` argument: the cell shows it as `?`.",
         wrong="A request is all the model will know when it answers: nothing is remembered from "
               "the last one, and nothing should be offered that the harness cannot deliver.",
     ),
@@ -124,6 +127,11 @@ RUNGS = (
         id="who-owns-it",
         title="Why run_agent appends to the caller's list instead of returning a new one",
         options=(
+            Option("The caller owns the record; run_agent only adds to it, and the next call sends "
+                   "it as it stands.",
+                   "Right. There is one list, and it is the conversation. Lesson 8 moves the list "
+                   "into a `Harness` that owns it; the loop never does.",
+                   right=True),
             Option("It should not: functions ought to leave their arguments alone.",
                    "A good habit in general, and the cell shows where it leads here: the caller's "
                    "list stays as it was, the next prompt goes out without the last exchange, and "
@@ -131,11 +139,6 @@ RUNGS = (
             Option("Appending is faster than copying.",
                    "It is, but by microseconds against a model call that takes seconds. Speed is "
                    "not the reason; who holds the record is."),
-            Option("The caller owns the record; run_agent only adds to it, and the next call sends "
-                   "it as it stands.",
-                   "Right. There is one list, and it is the conversation. Lesson 8 moves the list "
-                   "into a `Harness` that owns it; the loop never does.",
-                   right=True),
         ),
     ),
     Open(
@@ -175,12 +178,13 @@ HINTS = {
                  "with `system`, the whole of `messages` and no tools, add the reply to "
                  "`messages`, and hand the reply back. Work on the list you were given: no copy, "
                  "no list of your own.",
-        outline="`user_message(text)`:\n\n"
-                "    return a dict: \"role\" is \"user\", \"content\" is text\n\n"
-                "`run_agent(model, system, messages, prompt)`:\n\n"
-                "    messages.append(the user message for prompt)\n"
-                "    reply = model.complete(system, messages, the empty list)\n"
-                "    messages.append(reply)\n"
-                "    return reply",
+        outline="`user_message` is a single statement: it hands back a new dict holding the "
+                "two keys of the spec and nothing more, the text untouched.\n\n"
+                "`run_agent` is four statements, one per step of the spec, and the same list "
+                "object appears in three of them. First the prompt, made into a user message by "
+                "the function you just wrote, goes on the end of the caller's list. Then one call "
+                "of the model, with the system text in its own argument, that list, and an empty "
+                "list where the tools would be. Then whatever came back goes on the end of the "
+                "list too, untouched, and the last statement hands that same message back.",
     ),
 }

@@ -134,6 +134,19 @@ def run_agent_one_history(model, system, messages, prompt):
     return reply
 
 
+# -- SYSTEM ---------------------------------------------------------------------------------------
+# Words a learner might leave in SYSTEM. They are not functions, so the generic suite does not run
+# them: tests/lessons/lesson01/test_system.py holds each to standing.check_system, the cell under
+# SYSTEM in the notebook, which must refuse it in a sentence that names SYSTEM.
+SYSTEM_WRONG = {
+    "left empty": "",
+    "only spaces": "   \n",
+    "too short to say anything": "Be helpful.",
+    "a role written into the text (roles-or-string)": "system: You are a helpful assistant.",
+    "not addressed to the model": "The assistant helps with Python questions.",
+    "not a string": ["You are a helpful assistant."],
+}
+
 WRONG = {1: {
     "user_message": [user_message_as_blocks, user_message_with_a_speaker_prefix, user_message_as_human],
     "run_agent": [run_agent_newest_prompt_only, run_agent_last_exchange, run_agent_pasted_history,

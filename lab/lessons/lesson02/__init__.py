@@ -25,16 +25,16 @@ RUNGS = (
                    "The disk sits beside the model, not inside the request. Lesson 1 ended on "
                    "this: the model knows what the request shows it, and this request holds one "
                    "sentence and no tools. Nothing in your program opens config.py."),
-            Option("Something like \"I can't see config.py\".",
-                   "That would be the honest reply, and a model that could always tell \"I have "
-                   "not seen it\" from \"I know it\" would give it. Nothing in the request marks "
-                   "the gap, though, and a model writes the text most likely to come next. "
-                   "[general] Real models do sometimes say they cannot see a file; often they "
-                   "do not."),
             Option("A port number that sounds right, stated as if it had been read.",
                    "Run the cell. The answer has the shape of a reading and the content of a "
                    "guess, and nothing in its wording tells the two apart.",
                    right=True),
+            Option("Something like \"I can't see config.py\".",
+                   "That would be the honest reply, and a model that could always tell \"I have "
+                   "not seen it\" from \"I know it\" would give it. Nothing in the request marks "
+                   "the gap, though, and a model writes the text most likely to come next. "
+                   "[general] Real models do sometimes say they cannot see a file, and sometimes "
+                   "they answer anyway."),
         ),
     ),
     Number(
@@ -79,6 +79,11 @@ RUNGS = (
         id="why-blocks",
         title="Why an assistant message's content is a list of blocks",
         options=(
+            Option("One reply can say words and ask for several tools, in the order it wrote "
+                   "them, each call a block of its own with an id.",
+                   "Text, call, call: one list holds all of it, in order, and each call can be "
+                   "answered by its id.",
+                   right=True),
             Option("So that a long answer can be split into parts.",
                    "A string can be as long as you like. The list is not about length; look at "
                    "the types of the blocks in the cell below."),
@@ -88,11 +93,6 @@ RUNGS = (
                    "in a second place, though, and loses the order: did the model explain before "
                    "it asked, or after? The next question is about the day two such places "
                    "disagreed."),
-            Option("One reply can say words and ask for several tools, in the order it wrote "
-                   "them, each call a block of its own with an id.",
-                   "Text, call, call: one list holds all of it, in order, and each call can be "
-                   "answered by its id.",
-                   right=True),
         ),
     ),
     Choice(
@@ -161,22 +161,23 @@ RUNGS = (
         right="Every call runs, in order; every result lands right after the reply; then one more "
               "request, carrying the tools again. Each of the three unticked lines breaks "
               "something this lesson has shown.",
-        wrong="Every call answered, each result right after the reply, then one more request "
-              "with everything in it: the order this lesson has built up.",
+        wrong="Read the list as the provider will on the next request: what has to stand "
+              "right after the reply, and what has to travel with the request, given that the "
+              "model keeps nothing?",
     ),
     Choice(
         id="failed-tool",
         title="The one thing run_tool must never do when a tool fails",
         options=(
-            Option("Let the exception go up, which ends the run.",
-                   "Loud and abrupt, and nothing false goes into the record. It is what this "
-                   "lesson's run_tool does. Lesson 4 shows a better answer, which is not this "
-                   "option's opposite but the third one's."),
             Option("Return a result with empty content and is_error False, so the run goes on.",
                    "That is the one to rule out. The run goes on with a lie in the record: the "
                    "model reads an empty file that was never read, and builds on it. A crash is "
                    "better than that, because someone notices.",
                    right=True),
+            Option("Let the exception go up, which ends the run.",
+                   "Loud and abrupt, and nothing false goes into the record. It is what this "
+                   "lesson's run_tool does. Lesson 4 shows a better answer, which is not this "
+                   "option's opposite but the next one's."),
             Option("Return a result whose content is the error, with is_error True.",
                    "That is lesson 4's answer, and a fine one: the model learns what went wrong "
                    "and can try something else. This lesson's run_tool may do it already; the "
@@ -242,17 +243,15 @@ HINTS = {
                  "calls: you are done. Otherwise run each call with `run_tool` and append its "
                  "result before touching the model again; then one more request and one more "
                  "append.",
-        outline="`run_tool`:\n\n"
-                "    tool = the one in tools whose \"name\" is call[\"name\"]\n"
-                "    return {\"role\": \"toolResult\", \"tool_call_id\": call[\"id\"],\n"
-                "            \"tool_name\": call[\"name\"],\n"
-                "            \"content\": tool[\"execute\"](call[\"arguments\"]), \"is_error\": False}\n\n"
-                "`run_agent`:\n\n"
-                "    append user_message(prompt)\n"
-                "    reply = model.complete(system, messages, tool_specs(tools)); append it\n"
-                "    calls = tool_calls(reply); if there are none, return reply\n"
-                "    for each call: append run_tool(tools, call)\n"
-                "    reply = model.complete(system, messages, tool_specs(tools)); append it\n"
-                "    return reply",
+        outline="`run_tool` is two steps. Pick out of `tools` the one whose name the call "
+                "gives (a loop that returns, or a dict built from the names). Then hand back the "
+                "five-key result message of the spec: three of its values come from the call, "
+                "one is what the chosen tool's `execute` returns when you give it the call's "
+                "arguments, and the flag is fixed for now.\n\n"
+                "`run_agent` begins as lesson 1's did, with the tool specs now in the request. "
+                "After the first reply is on the list, ask `tool_calls` what it wants. An empty "
+                "answer means you are done and return that reply. Otherwise a `for` over the calls "
+                "appends one result per call, and after the loop, not inside it, comes the "
+                "second request, the same as the first, whose reply you append and return.",
     ),
 }

@@ -23,6 +23,11 @@ RUNGS = (
         id="lesson2-calls",
         title="Lesson 2's harness on a task that needs a read and then a write",
         options=(
+            Option("Two model calls, and the caller gets the second reply: a write call that "
+                   "nobody ran.",
+                   "Lesson 2's loop had one round of tools in it, and this task needs more than "
+                   "one. Run the cell: the second reply is handed back as the answer.",
+                   right=True),
             Option("Three model calls, and the caller gets the answer: the harness follows the "
                    "model through.",
                    "It does follow the model, once. After the read's result it asks the model one "
@@ -32,12 +37,25 @@ RUNGS = (
                    "Nothing raises. The write call sits in the reply that is returned, and the "
                    "caller, who reads the reply's text, finds an empty string. A failure that "
                    "looks like a quiet answer is the worse kind."),
-            Option("Two model calls, and the caller gets the second reply: a write call that "
-                   "nobody ran.",
-                   "Lesson 2's loop had one round in it. The model needed two rounds of tools and "
-                   "then a third call to say it was finished.",
-                   right=True),
         ),
+    ),
+    Number(
+        id="three-calls",
+        title="Model calls for read, write, answer",
+        answer=3,
+        right="Three: one for each reply. The first asks for the read, the second for the write, "
+              "and the third reports. What tells your harness that the third is the last is the "
+              "next question.",
+        wrong="Count replies, not tools: each reply is one model call, and the model cannot see "
+              "a result until it is sent one.",
+        near={1: "The user asked once, but the model has to be asked again after every round of "
+                 "results: it cannot see a result it was never sent.",
+              2: "Two is one per tool. After the write's result the model still has to be asked, "
+                 "and that third reply is the report.",
+              4: "Four counts one call too many: once the model has reported, there is nothing "
+                 "left for it to read.",
+              5: "Five counts the two tool runs as model calls. Tools run in your program; only "
+                 "the three replies came from the model."},
     ),
     Choice(
         id="who-ends",
@@ -47,16 +65,16 @@ RUNGS = (
                    "That is lesson 2's mistake in a new place: prose is not protocol. \"Done "
                    "reading, writing b.py now.\" says done and asks for a write; \"b.py now holds "
                    "A = 1.\" is the end and never says the word. The cell below runs both."),
+            Option("The model, by sending a reply that asks for no tools.",
+                   "The model is the only one who knows whether it needs another look. It says so "
+                   "in the one place your code can read without guessing: the calls in the reply.",
+                   right=True),
             Option("Your code, after a fixed number of model calls, say three: enough for read, "
                    "write, answer.",
                    "Three fits this task and no other. A task of five reads is cut off after the third, "
                    "and the result of that read never reaches the model. The count was sized for "
                    "one task; the model's work has no such size. A count is a brake, and "
                    "lesson 5 adds one, as a brake and not as the plan."),
-            Option("The model, by sending a reply that asks for no tools.",
-                   "The model is the only one who knows whether it needs another look. It says so "
-                   "in the one place your code can read without guessing: the calls in the reply.",
-                   right=True),
         ),
     ),
     Choice(
@@ -83,53 +101,51 @@ RUNGS = (
                    "The ids pair results with calls, and the lab's provider accepts any order "
                    "among them. The disk is not so forgiving: the read ran before the write and "
                    "reported the old text, with a perfectly valid id on it."),
+            Option("The order the reply lists them, each result appended as it arrives.",
+                   "Calls sent together are meant to be independent, so the order is no "
+                   "promise; but it is the only order anyone wrote down. It costs nothing when "
+                   "the calls are independent, and when they are not it is the likeliest reading "
+                   "of what the model meant. The record then reads as what happened.",
+                   right=True),
             Option("The last call first, since it is the newest request.",
                    "Newest is not a reason here: the model wrote the calls as one plan, first to "
                    "last. Run backwards, the read of b.py comes before the write it was meant to "
                    "check."),
-            Option("The order the reply lists them, each result appended as it arrives.",
-                   "The model wrote them in that order, so that is the only order it can be "
-                   "assuming. The record then reads as what happened.",
-                   right=True),
         ),
-    ),
-    Number(
-        id="three-calls",
-        title="Model calls for read, write, answer",
-        answer=3,
-        right="Three: one for each reply. The first asks for the read, the second for the write, "
-              "and the third asks for nothing, which is how the model says it is finished.",
-        wrong="Count replies, not tools: each reply is one model call, and the run ends on the "
-              "reply that asks for nothing.",
-        near={1: "The user asked once, but the model has to be asked again after every round of "
-                 "results: it cannot see a result it was never sent.",
-              2: "Two is one per tool. After the write's result the model still has to be asked, "
-                 "and that third reply is where it says it is finished.",
-              4: "Four counts one call too many: after the reply that asks for nothing, nobody "
-                 "asks the model anything.",
-              5: "Five counts the two tool runs as model calls. Tools run in your program; only "
-                 "the three replies came from the model."},
     ),
     Multi(
         id="loop-more",
         title="Replies after which the loop calls the model again",
-        options=(("\"Checking a.py first.\" and a read of a.py", True),
-                 ("a read of a.py and a read of c.py, nothing else", True),
-                 ("\"All done, writing b.py now.\" and a write of b.py", True),
-                 ("\"I will now write b.py.\", nothing else", False),
-                 ("\"b.py has A = 1.\", nothing else", False)),
+        options=(("\"Checking a.py first.\" and a read of a.py", True,
+                  "Words before a call can look like the whole reply, a remark to the user. The "
+                  "call is there all the same, and a call is run and answered, then the model is "
+                  "asked again to read its result."),
+                 ("a read of a.py and a read of c.py, nothing else", True,
+                  "With no words at all it may look like half a reply. Two calls are a round: "
+                  "both run, both results go on the list, and the model is asked again."),
+                 ("\"All done, writing b.py now.\" and a write of b.py", True,
+                  "\"All done\" is what a loop that reads prose would stop on. The reply still "
+                  "asks for a write; stop here and the record ends on a call nobody ran."),
+                 ("\"I will now write b.py.\", nothing else", False,
+                  "It promises a write, so it sounds unfinished. But it asks for nothing, and "
+                  "your loop acts on what is asked: the run ends, and the user can ask for more."),
+                 ("\"b.py has A = 1.\", nothing else", False,
+                  "It never says \"done\", which is what makes a word-reading loop go on. "
+                  "No call, so the turn is over, and this is the answer.")),
         right="Every reply with a call in it gets its calls run and the model asked again, "
               "whatever its words say, \"All done\" included. A reply with no call ends the run, "
               "even one that announces what it will do next.",
-        wrong="Look only at whether each reply holds a call. The first three each hold at least "
-              "one, so the loop runs them and asks again, \"All done\" or not. The last two hold "
-              "none, so the run ends there; \"I will now write b.py.\" promises a write but does "
-              "not ask for one, and your loop acts on what is asked, not on what is promised.",
+        wrong="Set the words aside and look at what kind of blocks each reply holds. Which "
+              "of them asks your program to do something?",
     ),
     Choice(
         id="runaway",
         title="A model that asks for the same file forever",
         options=(
+            Option("It goes on for ever, and every round costs a request bigger than the last.",
+                   "Each round adds a call and a result to the list, and the whole list is sent "
+                   "every time. Your loop has no brake yet: lesson 5 fits one.",
+                   right=True),
             Option("Python stops it sooner or later.",
                    "There is no recursion here for Python to run out of: a `while` loop that "
                    "keeps finding calls keeps going. Only the lab's own brake, `max_calls`, stops "
@@ -137,10 +153,6 @@ RUNGS = (
             Option("The model notices that it keeps getting the same text and stops asking.",
                    "A real model might; the lab's model never does, and nothing in your loop "
                    "relies on it. Hoping is not a stopping rule."),
-            Option("It goes on for ever, and every round costs a request bigger than the last.",
-                   "Each round adds a call and a result to the list, and the whole list is sent "
-                   "every time. Your loop has no brake yet: lesson 5 fits one.",
-                   right=True),
         ),
     ),
     Open(
@@ -184,12 +196,11 @@ HINTS = {
                  "`tool_calls(...)` is empty.\n\n"
                  "Inside one round, run every call before going back to the top, where the model "
                  "is asked again. The order of the calls is the order `tool_calls` gives.",
-        outline="1. `messages.append(user_message(prompt))`\n\n"
-                "2. `while True:`\n\n"
-                "3. inside: `reply = model.complete(system, messages, tool_specs(tools))`, then "
-                "append `reply`\n\n"
-                "4. `calls = tool_calls(reply)`; if it is empty, `return reply`\n\n"
-                "5. otherwise, `for call in calls:` append `run_tool(tools, call)`, and let the "
-                "`while` take you round again.",
+        outline="Outside the loop, once: the prompt joins the list as a user message. Then a "
+                "loop with no condition of its own, so that a `return` inside it is the only way "
+                "out. Each time round it does three things: one model call with the whole list "
+                "and the tool specs, whose reply joins the list; a look at that reply's calls, "
+                "leaving with the reply when there are none; and an inner loop that answers "
+                "each call in turn, its result joining the list. Nothing is counted anywhere.",
     ),
 }

@@ -91,12 +91,13 @@ def rec_shape(messages):
 
 def timeline(runs, title="Figure 3.1"):
     """(figure, alt text) for `runs`, a list of (label, Recorder, the run's messages afterwards),
-    one panel each, on one time axis."""
+    one panel each, its steps from left to right in the order they happened: position counts
+    steps, not time."""
     from matplotlib.figure import Figure
     width = max(len(_boxes(rec, messages)) for _, rec, messages in runs)
     fig = Figure(figsize=(figures.WIDTH, 0.4 + 2.0 * len(runs)), facecolor="white")
     fig.patch.set_alpha(1.0)
-    alt = [f"{title}: the copy task's timeline, one row per run, in the order things happened."]
+    alt = [f"{title}: the copy task step by step, one row per run, in the order things happened."]
     for n, (label, rec, messages) in enumerate(runs):
         ax = fig.add_subplot(len(runs), 1, n + 1)
         ax.set_facecolor("white")

@@ -102,6 +102,20 @@ def run_agent_last_call_first(model, system, messages, tools, prompt):
             messages.append(run_tool(tools, call))
 
 
+def run_agent_any_order(model, system, messages, tools, prompt):
+    """Runs a reply's calls in an order of its own, here alphabetical by tool name, since the ids
+    pair the results up whatever the order (order, option a)."""
+    messages.append(user_message(prompt))
+    while True:
+        reply = model.complete(system, messages, tool_specs(tools))
+        messages.append(reply)
+        calls = tool_calls(reply)
+        if not calls:
+            return reply
+        for call in sorted(calls, key=lambda call: call["name"]):
+            messages.append(run_tool(tools, call))
+
+
 def run_agent_results_reversed(model, system, messages, tools, prompt):
     """Runs the calls in order but appends the results newest first (order)."""
     messages.append(user_message(prompt))
@@ -174,6 +188,7 @@ WRONG = {1: {"run_agent": [
     run_agent_first_call_only,
     run_agent_asks_after_each_result,
     run_agent_last_call_first,
+    run_agent_any_order,
     run_agent_results_reversed,
     run_agent_nudges_when_unfinished,
     run_agent_sends_only_the_news,

@@ -27,15 +27,15 @@ RUNGS = (
                    "It is what should happen, and it is tempting to think something already does "
                    "it. Look at lesson 3's run_tool: it has no `try`, and nothing else between "
                    "the tool and the list writes a result."),
+            Option("Nothing at all: the exception ends the run before any result is recorded.",
+                   "The exception goes up through `run_tool` and `run_agent` and the run is over. "
+                   "The one party that could have fixed the typo, the model, is never asked.",
+                   right=True),
             Option("Nothing yet: the loop asks the model again, and the model tries another "
                    "name.",
                    "Lesson 3's loop asks again only after every call of the reply has a result. "
                    "An exception skips all of that: it leaves `run_tool`, then `run_agent`, then "
                    "your cell."),
-            Option("Nothing at all: the exception ends the run before any result is recorded.",
-                   "The exception goes up through `run_tool` and `run_agent` and the run is over. "
-                   "The one party that could have fixed the typo, the model, is never asked.",
-                   right=True),
         ),
     ),
     Choice(
@@ -62,30 +62,14 @@ RUNGS = (
                    right=True),
         ),
     ),
-    Multi(
-        id="honest-results",
-        title="Results that mark a failed read and say how to fix it",
-        options=(("content \"File not found: confg.py. Files here: README.md, config.py, "
-                  "main.py\", is_error True", True),
-                 ("content \"File not found: confg.py. Files here: README.md, config.py, "
-                  "main.py\", is_error False", False),
-                 ("content \"\", is_error False", False),
-                 ("content \"Tool failed.\", is_error True", False),
-                 ("content \"Tool grep not found\", is_error True, for a call to grep", True)),
-        right="Only the first and the last do both. Each is marked where a program can see it, "
-              "and each says what went wrong in words the model can act on: the files that are "
-              "there, or the tool that is not.",
-        wrong="Two things are asked of each result: is_error says whether the tool could do its "
-              "job, and the text says why not. The second option has the words but tells every "
-              "program that reads the record that the read worked: the lab's model quotes the "
-              "error as the file's text, and a screen that shows failures in red shows none. The "
-              "third is a lie in both places, and \"Tool failed.\" is honest but useless. The "
-              "last one is the answer to a call of a tool you do not have, and it does both.",
-    ),
     Choice(
         id="grep",
         title="Answering a call of a tool the harness does not have",
         options=(
+            Option("Answer it with one result, \"Tool grep not found\", marked as an error.",
+                   "One call in, one result out, on this path too. The model reads that grep is "
+                   "not there and can try another way, here the read tool.",
+                   right=True),
             Option("Skip the call: there is nothing to run.",
                    "Then the call has no result, and the next request ends `A[c1]` with `c1` "
                    "unanswered. A strict provider refuses it, and so does every request after it."),
@@ -97,11 +81,36 @@ RUNGS = (
                    "Helpful in spirit, but two results for one call break the pairing the other "
                    "way: the provider finds a result for a call that already has one. Whatever "
                    "else the model should know goes into the one result's text."),
-            Option("Answer it with one result, \"Tool grep not found\", marked as an error.",
-                   "One call in, one result out, on this path too. The model reads that grep is "
-                   "not there and can try another way, here the read tool.",
-                   right=True),
         ),
+    ),
+    Multi(
+        id="honest-results",
+        title="Results that mark a failed read and say how to fix it",
+        options=(("content \"File not found: confg.py. Files here: README.md, config.py, "
+                  "main.py\", is_error True", True,
+                  "It can look like too much to say, a list of files for a typo. The flag tells "
+                  "every program that the read failed, and the list is exactly what the model "
+                  "needs to pick the right name."),
+                 ("content \"File not found: confg.py. Files here: README.md, config.py, "
+                  "main.py\", is_error False", False,
+                  "The words are all there, so the flag can seem a detail. Every program that "
+                  "goes by the flag now counts the read as done, and the lab's model quotes the "
+                  "error back as the file's text."),
+                 ("content \"\", is_error False", False,
+                  "Quiet and valid, so the run goes on. It is a lie in both places: the flag "
+                  "says the read worked, and the text says the file is empty."),
+                 ("content \"Tool failed.\", is_error True", False,
+                  "Honest about the failure, which is half of it. The model learns that "
+                  "something went wrong and not what, so it has nothing to fix the call with."),
+                 ("content \"Tool grep not found\", is_error True, for a call to grep", True,
+                  "It is short, so it may look like too little. It names what is wrong, a tool "
+                  "that is not there, and the flag marks it; the model can try another way.")),
+        right="Only the first and the last do both. Each is marked where a program can see it, "
+              "and each says what went wrong in words the model can act on: the files that are "
+              "there, or the tool that is not.",
+        wrong="Ask two questions of each result, one per field: does the flag tell a program "
+              "that the tool could not do its job, and do the words tell the model what to do "
+              "about it?",
     ),
     Number(
         id="results-count",
@@ -127,15 +136,15 @@ RUNGS = (
                    "\"Failed\" is in the output, so it is tempting. But the bash tool did its job: "
                    "it ran the command and brought back what it printed. Marked as an error, the "
                    "model's failing tests look like a broken tool."),
+            Option("Only if the output holds the word \"error\".",
+                   "That is parsing prose for protocol again, and the output is whatever the "
+                   "program printed: a passing test called `test_error_page` says \"error\", and "
+                   "a crashing one may not."),
             Option("No: the tool ran the command, and the exit code is part of what it reports.",
                    "`is_error` says the tool could not do its job. Here it did, and the failing "
                    "tests, with \"Command exited with code 1\" at the end, are the news the model "
                    "asked for.",
                    right=True),
-            Option("Only if the output holds the word \"error\".",
-                   "That is parsing prose for protocol again, and the output is whatever the "
-                   "program printed: a passing test called `test_error_page` says \"error\", and "
-                   "a crashing one may not."),
         ),
     ),
     Choice(
@@ -165,17 +174,17 @@ RUNGS = (
                    "Then Ctrl-C, which Python delivers as KeyboardInterrupt, becomes a tool result "
                    "and the agent carries on. So does SystemExit. The person at the keyboard "
                    "can no longer stop it."),
-            Option("Only what tools are expected to raise (OSError, ValueError, KeyError, "
-                   "TypeError), so that real bugs still show.",
-                   "A tool's bug ends the run with the model never told, just as in the wall. "
-                   "Tools raise what they raise: a quota error of their own, a RuntimeError from "
-                   "a library. The list is never complete."),
             Option("`Exception`: every error a tool can raise, and not the signals that mean "
                    "\"stop\".",
                    "Python puts KeyboardInterrupt and SystemExit outside Exception for exactly this "
                    "case. What a run left behind when it was stopped mid-call is lesson 10's "
                    "question.",
                    right=True),
+            Option("Only what tools are expected to raise (OSError, ValueError, KeyError, "
+                   "TypeError), so that real bugs still show.",
+                   "A tool's bug ends the run with the model never told, just as in the wall. "
+                   "Tools raise what they raise: a quota error of their own, a RuntimeError from "
+                   "a library. The list is never complete."),
         ),
     ),
     Open(
@@ -217,12 +226,13 @@ HINTS = {
                  "normal branch the result's.\n\n"
                  "Build the message in one place at the end, from two variables, so that every "
                  "path returns exactly one result with the call's id and name.",
-        outline="1. `tool = {t[\"name\"]: t for t in tools}.get(call[\"name\"])`\n\n"
-                "2. if `tool is None`: `content, is_error = f\"Tool {call['name']} not found\", "
-                "True`\n\n"
-                "3. else, `try:` `content, is_error = tool[\"execute\"](call[\"arguments\"]), "
-                "False`; `except Exception as exc:` `content, is_error = str(exc), True`\n\n"
-                "4. `return {\"role\": \"toolResult\", \"tool_call_id\": call[\"id\"], "
-                "\"tool_name\": call[\"name\"], \"content\": content, \"is_error\": is_error}`",
+        outline="Three paths meet at one ending. Decide first whether a tool of that name "
+                "exists at all; if not, the text and the flag of the answer are already known, "
+                "and nothing runs. If it does, running it can end two ways, which a `try` tells "
+                "apart: it returned, and you keep what it returned, unflagged; or it raised, and "
+                "the exception's own words become the text, flagged. Whichever path you took, "
+                "finish by building the one result message from the call's id and name and the "
+                "text and flag that path settled, so that no path can forget a field or answer "
+                "twice. Catch only what the spec says to catch.",
     ),
 }

@@ -182,7 +182,7 @@ def bad_arguments(ns):
 
 
 @test(4, 1, "A command that exits 1 has run: its result is ordinary, ending \"Command exited with "
-            "code 1\", with is_error False.")
+            "code 1\", with is_error False; so is a passing run whose output says \"error\".")
 def exit_code_is_news(ns):
     shell = lab.Shell({"pytest": ("test_config.py F\n1 failed, 3 passed\n", 1)})
     outcome = Outcome(ns, [make_bash_tool(shell)], call("bash", {"command": "pytest"}, id="c5"))
@@ -192,6 +192,13 @@ def exit_code_is_news(ns):
     expect(result["is_error"] is False,
            "run_tool marked pytest's exit code 1 as is_error True; the tool did its job, it ran the "
            "command, and the failing tests are the news the model asked for: is_error False")
+    shell = lab.Shell({"pytest -k error_page": ("test_pages.py::test_error_page PASSED\n1 passed\n", 0)})
+    outcome = Outcome(ns, [make_bash_tool(shell)],
+                      call("bash", {"command": "pytest -k error_page"}, id="c6"))
+    result = one_result(outcome, "for a passing pytest run whose output holds the word error")
+    expect(result["is_error"] is False,
+           "run_tool marked a passing pytest run as is_error True because its output holds the word "
+           "\"error\"; the flag says whether the tool could do its job, never what the words look like")
 
 
 @test(4, 1, "An Exception of any class becomes an error result holding str() of it: RuntimeError, "

@@ -132,6 +132,19 @@ def run_tool_exit_code_is_error(tools, call):
     return _result(call, content, "Command exited with code" in str(content))
 
 
+def run_tool_reads_error_in_words(tools, call):
+    """Takes the flag from the words: a result whose text holds "error" is marked is_error True,
+    which is how a person skimming the output would read it (exit-code, option b)."""
+    tool = _find(tools, call["name"])
+    if tool is None:
+        return _result(call, f"Tool {call['name']} not found", True)
+    try:
+        content = tool["execute"](call["arguments"])
+    except Exception as exc:
+        return _result(call, str(exc), True)
+    return _result(call, content, "error" in str(content).lower())
+
+
 def run_tool_catches_the_expected(tools, call):
     """Catches only the errors a tool is expected to raise, so that a real bug still shows
     (catch-what)."""
@@ -166,6 +179,7 @@ WRONG = {1: {"run_tool": [
     run_tool_raises_on_unknown,
     run_tool_error_without_its_call,
     run_tool_exit_code_is_error,
+    run_tool_reads_error_in_words,
     run_tool_catches_the_expected,
     run_tool_catches_everything,
 ]}}

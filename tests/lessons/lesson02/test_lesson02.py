@@ -111,3 +111,17 @@ def test_after_the_lab_the_port_comes_from_the_file():
     assert "config.py says: PORT = 9090" in out and "['config.py']" in out
     notes = [o.data["text/plain"] for o in cell.outputs if o.output_type == "display_data"]
     assert notes == ["The port question, with a read tool ran on: your run_tool and run_agent."]
+
+
+def test_the_failed_tool_and_pair_by_cells_run_their_rungs_options_in_order():
+    """demo-failed-tool and demo-pair-by run every option of their rung under its label, in the
+    rung's order, and the saved output backs the option the rung calls right."""
+    nb, rungs = master(), {spec.id: spec for spec in lab.lessons.load(2).RUNGS}
+    lines = [line for line in stdout_of(by_id(nb, "demo-failed-tool")).splitlines() if line.startswith("(")]
+    assert [line[1] for line in lines] == list("abc")[:len(rungs["failed-tool"].options)]
+    lying = [line[1] for line in lines if "is empty" in line]   # the one a reader cannot catch
+    assert lying == ["abc"[[o.right for o in rungs["failed-tool"].options].index(True)]], lines
+    lines = [line for line in stdout_of(by_id(nb, "demo-pair-by")).splitlines() if line[:1] == "("]
+    assert [line[1] for line in lines] == list("abc")[:len(rungs["pair-by"].options)]
+    paired = [line[1] for line in lines if "'toolu_01': \"HOST" in line]   # config.py's text
+    assert paired == ["abc"[[o.right for o in rungs["pair-by"].options].index(True)]], lines

@@ -58,16 +58,16 @@ def test_the_number_and_tick_all_answers_are_what_their_cells_print(master):
     counted = stdout_of(by_id(master, "demo-three-calls"))
     assert f"model calls: {rungs['three-calls'].answer} " in counted
     verdicts = [line.rsplit("-> ", 1)[1] for line in stdout_of(by_id(master, "demo-loop-more")).splitlines()]
-    assert [fits for _, fits in rungs["loop-more"].options] == [v == "asked again" for v in verdicts]
+    assert [option[1] for option in rungs["loop-more"].options] == [v == "asked again" for v in verdicts]
 
 
 def test_the_rule_the_who_ends_rung_calls_right_is_the_only_one_that_finishes_both_tasks(master):
     out = stdout_of(by_id(master, "demo-who-ends")).split("\n(")
     finished = ["never" not in block for block in out]
-    assert finished == [False, False, True], out
-    right = next(i for i, option in enumerate(next(s for s in load(3).RUNGS if s.id == "who-ends").options)
-                 if option.right)
-    assert right == 2
+    rung = next(s for s in load(3).RUNGS if s.id == "who-ends")
+    assert finished == [option.right for option in rung.options], out
+    labels = [block.split(")", 1)[0].lstrip("(") for block in out]
+    assert labels == ["a", "b", "c"][:len(rung.options)], labels
 
 
 def test_figure_3_1_is_drawn_from_the_runs_it_shows():
@@ -120,3 +120,12 @@ def test_each_demonstration_that_runs_on_the_learners_code_says_whose_it_ran_on(
         cell = by_id(master, cell_id)
         notes = [o.data["text/plain"] for o in cell.outputs if o.get("data", {}).get("text/markdown")]
         assert notes and re.match(rf"{re.escape(label)} ran on: (your|the reference) run_agent", notes[-1]), cell_id
+
+
+def test_the_order_rung_runs_its_options_in_its_order(master):
+    """demo-order runs the order rung's three options under its labels, and only the one the rung
+    calls right has the read see what the write wrote."""
+    out = stdout_of(by_id(master, "demo-order")).split("\n(")
+    rung = next(s for s in load(3).RUNGS if s.id == "order")
+    assert [block.split(")", 1)[0].lstrip("(") for block in out] == ["a", "b", "c"]
+    assert ["'B = 2\\n'" in block for block in out] == [option.right for option in rung.options], out

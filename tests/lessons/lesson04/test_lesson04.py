@@ -110,3 +110,30 @@ def test_cells_after_the_lab_switch_to_the_learners_run_tool():
     finally:
         lab.use_reference(4)
     assert harness_now().run_tool is not mine
+
+
+def _right(rung_id):
+    from lab.lessons import load
+    spec = next(s for s in load(4).RUNGS if s.id == rung_id)
+    return "abcd"[[option.right for option in spec.options].index(True)]
+
+
+def test_each_run_cell_runs_its_rung_under_the_rungs_labels_and_the_right_one_holds(master):
+    """The grep, exit-code and catch-what cells run every option of their rung, labelled as the
+    rung shows them, and the saved output backs the option the rung calls right, and only it."""
+    from lab.lessons import load
+    n_options = {s.id: len(s.options) for s in load(4).RUNGS if s.kind == "choice"}
+    out = stdout_of(by_id(master, "demo-grep")).split("\n(")
+    assert [block.lstrip("(")[0] for block in out] == list("abcd")[:n_options["grep"]]
+    accepted = [label.lstrip("(")[0] for label in out if "accepts it" in label]
+    assert accepted == [_right("grep")], out
+    out = stdout_of(by_id(master, "demo-exit-code")).split("\n\n")[0]
+    never_flagged = {line.split()[0][1] for line in out.splitlines() if line.startswith("    (")}
+    for line in out.splitlines():
+        if line.startswith("    (") and line.endswith("True"):
+            never_flagged.discard(line.split()[0][1])
+    assert never_flagged == {_right("exit-code")}, out
+    out = stdout_of(by_id(master, "demo-catch-what")).split("\n(")
+    both = [block.lstrip("(")[0] for block in out
+            if "KeyboardInterrupt went up" in block and "search: a result" in block]
+    assert both == [_right("catch-what")], out
