@@ -2,8 +2,8 @@
 # Both run start.py, which builds .venv from pyproject.toml pinned by constraints.txt whenever
 # either changed; a learner without make runs `python start.py` and gets the same thing.
 #
-# PYTHON is the newest Python 3.11 or later on PATH (scripts/find-python says which);
-# `make lab PYTHON=/path/to/python3.12` chooses another. ARGS go to JupyterLab, or to pytest.
+# PYTHON is the newest Python 3.11 or later on PATH, in pyenv or behind the py launcher
+# (scripts/find-python says which it took); `make lab PYTHON=/path/to/python3.12` chooses another. ARGS go to JupyterLab, or to pytest.
 
 PYTHON ?=
 ARGS   ?=

@@ -18,8 +18,8 @@ The contract, which tests/platform/test_mywork.py holds it to:
 - START.md, the course's start page (lab/startpage.py), is the one file written again on every
   run: it is the course's, not the learner's, and its map gains each new lesson.
 - A notebook the learner deleted comes back, fresh, on the next run. That is the way to start a
-  lesson over; the rung answers in `.rungs/` are kept, so delete `.rungs/lessonNN.json` as well to
-  clear those too.
+  lesson over; the rung answers in `.rungs/` are kept, so delete the lesson's answers file as
+  well (`.rungs/lesson03.json` for lesson 3) to clear those too.
 """
 
 import sys

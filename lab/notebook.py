@@ -134,8 +134,18 @@ def require_pass(lesson, lab):
     """The visible line of a hidden-tests cell. When nbgrader runs the notebook (validate or
     autograde), it raises AssertionError unless lab `lab`'s visible tests passed in this kernel, so
     an empty or failing gap never earns the hidden tests' points, and `nbgrader validate --invert`
-    sees every graded cell of an unfilled copy fail. For a learner it does nothing."""
+    sees every graded cell of an unfilled copy fail. For a learner, whose copy has no hidden
+    tests, it says in one line what the cell is for and whether they would count now."""
     from lab import checkcell
-    if os.environ.get("NBGRADER_EXECUTION") and (lesson, lab) not in checkcell.PASSED:
-        raise AssertionError(f"lab {lab} of lesson {lesson} has not passed its visible tests, "
-                             "so its hidden tests earn nothing")
+    passed = (lesson, lab) in checkcell.PASSED
+    if os.environ.get("NBGRADER_EXECUTION"):
+        if not passed:
+            raise AssertionError(f"lab {lab} of lesson {lesson} has not passed its visible tests, "
+                                 "so its hidden tests earn nothing")
+        return
+    if passed:
+        print(f"Lab {lab}'s hidden tests run when your notebook is graded; its visible tests pass "
+              "in this kernel, so they will count.")
+    else:
+        print(f"Lab {lab}'s hidden tests run when your notebook is graded, and count only once its "
+              "visible tests pass (run its check cell above; they do not pass in this kernel yet).")

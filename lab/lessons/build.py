@@ -119,18 +119,22 @@ def _testlist(lesson, lab, body, where):
 
 
 def _harness_now(lesson, names):
-    """Markdown: each name with the lesson that brought it in, from harness/syllabus.py."""
+    """Markdown: each name with the lesson whose version of it the harness now holds (the last
+    that brought it in or rewrote it, by `lesson`), from harness/syllabus.py."""
     from harness import syllabus
     lines = []
     for name in names:
-        steps = syllabus.UNITS[name]
-        first = steps[0]
-        if first.lesson != lesson:
-            note = f"lesson {first.lesson}"
-        elif first.kind == "given":
+        steps = [s for s in syllabus.UNITS[name] if s.lesson <= lesson]
+        last = steps[-1]
+        whose = "given" if last.kind == "given" else "yours"
+        if last.lesson != lesson:
+            note = f"lesson {last.lesson}, {whose}"
+        elif last.kind == "given":
             note = f"lesson {lesson}, given"
         else:
-            note = f"lesson {lesson}, yours: lab {first.lab}"
+            note = f"lesson {lesson}, yours: lab {last.lab}"
+        if steps[0].lesson != last.lesson:
+            note += f"; first written in lesson {steps[0].lesson}"
         lines.append(f"- `{name}` ({note})")
     return "\n".join(lines)
 

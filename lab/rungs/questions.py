@@ -78,8 +78,9 @@ class Multi:
 @dataclass(frozen=True)
 class Open:
     """Write an answer in a text box; a button reveals a model answer and the common answers,
-    each with what it misses: ((answer, what it misses), ...). It counts as answered once the
-    learner has written something and ticked that they compared it with what was revealed."""
+    each with what it misses: ((answer, what it misses), ...), once the answer has MIN_WORDS
+    words. It counts as answered once the learner has such an answer and has ticked that they
+    compared it with what was revealed."""
     id: str
     title: str
     nudge: str
@@ -138,9 +139,19 @@ def answered(spec, state):
         return isinstance(state.get("value"), int)
     if spec.kind == "multi":
         return bool(state.get("checked"))
-    # Any text at all is not an answer: the learner has to say they held it against the model
-    # answer and the common ones, which is where an open question does its teaching.
-    return bool(str(state.get("text", "")).strip()) and state.get("compared") is True
+    # Any text at all is not an answer: the learner has to write a few words of their own and
+    # say they held them against the model answer and the common ones, which is where an open
+    # question does its teaching.
+    return words(state.get("text", "")) >= MIN_WORDS and state.get("compared") is True
+
+
+# An open question's model answer waits for an answer of at least this many words.
+MIN_WORDS = 5
+
+
+def words(text):
+    """How many words `text` has (0 for anything that is not a string)."""
+    return len(text.split()) if isinstance(text, str) else 0
 
 
 def multi_marks(spec, picked):

@@ -128,9 +128,18 @@ def test_the_graders_starter_holds_no_answer_of_the_lesson(lesson):
 
 def test_the_cli_says_what_it_cannot_do():
     from harness import syllabus
+    from lab import startpage
     have = lessons.written()
     planned = sorted({step.lesson for steps in syllabus.UNITS.values() for step in steps})
-    beyond = planned[-1] + 1
+    beyond = max(planned + list(startpage.PLANNED)) + 1
+    # A lesson of the plan with no row in the syllabus yet says what the start page says of it.
+    for n in [n for n in startpage.PLANNED if n not in planned][:1]:
+        bad = subprocess.run([sys.executable, "-m", "lab", "starter", str(n)], capture_output=True,
+                             text=True, cwd=ROOT)
+        assert bad.returncode == 2 and bad.stdout == ""
+        assert bad.stderr.startswith(f"python -m lab: lesson {n}, {startpage.PLANNED[n]}, is planned, "
+                                     "not written yet: the course has lesson"), bad.stderr
+        assert "planned, not written yet" in startpage.text()
     bad = subprocess.run([sys.executable, "-m", "lab", "starter", str(beyond)], capture_output=True,
                          text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stdout == ""
