@@ -18,6 +18,7 @@ import textwrap
 from typing import NamedTuple
 
 from harness import syllabus
+from lab.prose import joined
 from lab.manifest import MODULES  # the reference's modules, in the order the single file lists them
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -216,8 +217,7 @@ def _check_stage(stage):
 def _not_written(stage):
     from lab import lessons
     have = lessons.written()
-    listed = " and ".join(", ".join(str(n) for n in have).rsplit(", ", 1))
-    course = f"lesson{'s' if len(have) > 1 else ''} {listed}" if have else "no lessons yet"
+    course = f"lesson{'s' if len(have) > 1 else ''} {joined(have)}" if have else "no lessons yet"
     return StarterError(f"lesson {stage.lesson}'s harness is not written yet: the course has {course}")
 
 

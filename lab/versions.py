@@ -16,6 +16,8 @@ differ from what `python -m lab end N` prints.
 import inspect
 import types
 
+from lab.prose import joined
+
 _CACHE = {}
 
 
@@ -70,17 +72,13 @@ def now(lesson, name):
     return getattr(getattr(module, owner), attribute) if owner else getattr(module, attribute)
 
 
-def _listed(words):
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def whose(lesson, names):
     """"your find_cut and the reference SessionLog.rows": who wrote each of `names`, now."""
     from lab import takeover
     running = takeover.running_on(lesson)
     mine = [n for n in names if running.get(n) == "yours"]
     theirs = [n for n in names if running.get(n) != "yours"]
-    parts = ([f"your {_listed(mine)}"] if mine else []) + ([f"the reference {_listed(theirs)}"] if theirs else [])
+    parts = ([f"your {joined(mine)}"] if mine else []) + ([f"the reference {joined(theirs)}"] if theirs else [])
     return " and ".join(parts)
 
 

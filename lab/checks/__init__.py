@@ -51,10 +51,27 @@ def tests_for(lesson, lab=None, *, hidden=None):
 
 
 class Result(NamedTuple):
+    """How one test went: what lab.checks.engine returns a list of, one per test."""
     test: Test
     passed: bool
-    message: str      # "" when it passed
+    message: str      # "" when it passed; why it failed, or why it was not run
     not_done: bool    # the learner's code still raised NotImplementedError
+    overran: bool = False    # stopped at the time limit
+    not_run: bool = False    # never started: an earlier test overran, or the time was spent
+
+    @property
+    def title(self):
+        return self.test.title
+
+    @property
+    def points(self):
+        """What the test is worth."""
+        return self.test.points
+
+    @property
+    def earned(self):
+        """The test's points if it passed, else 0."""
+        return self.test.points if self.passed else 0
 
 
 def run_one(t, ns):

@@ -5,7 +5,7 @@
     python -m lab.lessons learner 12 OUT    write the learner's copy (solutions and hidden tests
                                             out, outputs cleared) to OUT, the way nbgrader does
 
-The source is lab/lessons/lessonNN.md: plain text cut into cells by lines that start with "%% ".
+The source is lab/lessons/lessonNN/lesson.md: plain text cut into cells by lines that start with "%% ".
 What follows "%% " says what the cell is:
 
     %% md                       a markdown cell (read-only)

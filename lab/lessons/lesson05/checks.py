@@ -19,14 +19,11 @@ from harness.earlier.lesson04 import make_bash_tool, make_read_tool
 from lab.checks import Failed, test
 from lab.checks.handover import expect
 from lab.model import ScriptError
+from lab.prose import plural
 
 from .stage import FILES, TASK, runaway
 
 READ_A = {"path": "a.py"}
-
-
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def stop(n):

@@ -15,14 +15,9 @@ import harness
 import lab
 from lab.checks import Failed, test
 from lab.checks.handover import blame, expect
+from lab.prose import plural
 
 PATH = "session.jsonl"
-
-
-def plural(n, word):
-    if n == 1:
-        return f"1 {word}"
-    return f"{n} " + (word[:-1] + "ies" if word.endswith("y") else word + "s")
 
 
 def _codes(function):

@@ -13,12 +13,9 @@ import lab
 from lab.checks import Failed, test
 from lab.checks.handover import expect
 from lab.takeover import installed
+from lab.prose import plural
 
 PREFIX = harness.SUMMARY_PREFIX
-
-
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 # -- lab 1: summarize ---------------------------------------------------------------------------
