@@ -6,7 +6,9 @@
     python -m lab end 11                 the harness.py as lesson 11 leaves it
     python -m lab diff 11 12             what changed from the end of lesson 11 to lesson 12's starter
                                          (12.2 names lab 2's starter)
-    python -m lab build 12 [--check]     make lesson 12's notebook from its source and run it
+    python -m lab build 12 [--check]     make lesson 12's notebook from its source and run it, and
+                                         regenerate docs/grade-ids.md
+    python -m lab new 15 "Title" --gap NAME   a new lesson from the template (lab/lessons/new.py)
 """
 
 import argparse
@@ -31,7 +33,24 @@ def main(argv=None):
     p.add_argument("new", help="12 is lesson 12's starter, 12.2 its lab 2's")
     p = sub.add_parser("build", help="make a lesson's notebook from its source and run it")
     p.add_argument("rest", nargs=argparse.REMAINDER, help="the lesson, then --check or --no-run")
+    p = sub.add_parser("new", help="write a new lesson's folder, gap text and syllabus rows from the template")
+    p.add_argument("lesson", type=int)
+    p.add_argument("title")
+    p.add_argument("--gap", action="append", default=[], metavar="NAME",
+                   help="a definition lab 1 asks the learner to write (repeatable): summarize, SessionLog.rows")
     args = parser.parse_args(argv)
+    if args.command == "new":
+        from lab.lessons import new
+        try:
+            written, steps = new.new(args.lesson, args.title, args.gap)
+        except new.NewLessonError as error:
+            print(f"python -m lab new: {error}", file=sys.stderr)
+            return 2
+        print("wrote " + ", ".join(written))
+        print("next:")
+        for n, step in enumerate(steps, 1):
+            print(f"  {n}. {step}")
+        return 0
     if args.command == "build":
         from lab.lessons.build import main as build
         return build(["build"] + args.rest)

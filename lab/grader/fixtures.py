@@ -178,8 +178,17 @@ def samples(lesson):
     missing = sorted(set(made) - set(expected))
     if missing:
         raise ValueError(f"lesson {lesson}'s SAMPLES gives no score for {', '.join(missing)}: add them")
-    return [Fixture(name, expected[name][0], tuple(expected[name][1]), "sample", about, make)
+    return [Fixture(name, *_score(lesson, expected[name]), "sample", about, make)
             for name, (about, make) in made.items()]
+
+
+def _score(lesson, expected):
+    """(score, passing cells) of a sample: SCORES gives (score, cells), or the cells alone, whose
+    points the master notebook says."""
+    if expected and isinstance(expected[0], (int, float)):
+        return expected[0], tuple(expected[1])
+    master = master_of(lesson)
+    return sum(points(master, cell) for cell in expected), tuple(expected)
 
 
 def _lesson_samples(lesson):

@@ -1,6 +1,7 @@
 """Make a lesson's notebook from its one source, and run it so that its outputs are real.
 
-    python -m lab.lessons build 12          write notebooks/12-....ipynb, executed
+    python -m lab.lessons build 12          write notebooks/12-....ipynb, executed, and
+                                            docs/grade-ids.md if the grade cells changed
     python -m lab.lessons build 12 --check  exit 1 if the committed notebook is stale
     python -m lab.lessons learner 12 OUT    write the learner's copy (solutions and hidden tests
                                             out, outputs cleared) to OUT, the way nbgrader does
@@ -284,6 +285,16 @@ def learner_copy(nb):
     return nb
 
 
+def _write_grade_ids():
+    """Rewrite docs/grade-ids.md from the notebooks if it changed: its path then, else ""."""
+    from lab.grader import course
+    doc = course.grade_id_doc()
+    if course.GRADE_IDS.exists() and course.GRADE_IDS.read_text(encoding="utf-8") == doc:
+        return ""
+    course.GRADE_IDS.write_text(doc, encoding="utf-8")
+    return str(course.GRADE_IDS.relative_to(ROOT))
+
+
 def main(argv=None):
     import argparse
     parser = argparse.ArgumentParser(prog="python -m lab.lessons", description=__doc__.splitlines()[0])
@@ -306,6 +317,9 @@ def main(argv=None):
             print(problem or f"{notebook_path(args.lesson).name} is up to date with its source")
             return 1 if problem else 0
         print(build(args.lesson, run=not args.no_run).relative_to(ROOT))
+        grade_ids = _write_grade_ids()
+        if grade_ids:
+            print(grade_ids)
     except (SourceError, LookupError) as error:
         print(f"python -m lab build: {error}", file=sys.stderr)
         return 2

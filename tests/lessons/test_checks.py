@@ -1,6 +1,7 @@
 """Every lesson's lab tests: the reference passes them all, an empty gap is "not done" and never
 a failure, and each wrong answer the lesson keeps (lab/lessons/lessonNN/wrong.py) is caught with
-one sentence that names the function at fault."""
+one sentence that names the function at fault. The standard these tests enforce is
+written out in docs/lesson-standard.md."""
 
 import pytest
 

@@ -1,5 +1,6 @@
 """Every lesson's notebooks, run: the master rebuilds to the committed file and passes nbval; the
-learner's edition runs top to bottom with its gaps open, and scores nothing under autograde."""
+learner's edition runs top to bottom with its gaps open, and scores nothing under autograde.
+The standard these tests enforce is written out in docs/lesson-standard.md."""
 
 import os
 import subprocess

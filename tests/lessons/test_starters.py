@@ -1,6 +1,7 @@
 """Every lesson's harness.py, as the learner gets it: generated, loadable, chained to the lesson
 before (the starter of N is the end of N-1 with N's additions), failed by its starter and passed
-by the reference, through the same command line a learner uses."""
+by the reference, through the same command line a learner uses. The standard these tests enforce is
+written out in docs/lesson-standard.md."""
 
 import ast
 import subprocess
