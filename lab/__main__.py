@@ -53,7 +53,14 @@ def main(argv=None):
         return 0
     if args.command == "build":
         from lab.lessons.build import main as build
-        return build(["build"] + args.rest)
+        status = build(["build"] + args.rest)
+        if status == 0 and not {"--check", "--no-run"} & set(args.rest):
+            from lab.grader import course
+            doc = course.grade_id_doc()
+            if not course.GRADE_IDS.exists() or course.GRADE_IDS.read_text(encoding="utf-8") != doc:
+                course.GRADE_IDS.write_text(doc, encoding="utf-8")
+                print(course.GRADE_IDS.relative_to(course.REPO))
+        return status
     try:
         if args.command == "starter" and args.source:
             from lab import carry

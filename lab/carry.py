@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from harness import syllabus
-from lab import starters
+from lab import lessons, starters
 from lab.starters import Stage, StarterError
 
 LAB_CHECK = Path(__file__).resolve().parent / "lab_check.py"
@@ -73,7 +73,6 @@ def _first_failure(output):
 
 def _judge(path, lesson, lab, timeout):
     """"" if the file passes lab `lab` of `lesson`, else a sentence saying why not."""
-    from lab import lessons
     if lesson not in lessons.written():
         return f"lesson {lesson}'s tests are not written yet, so your version could not be checked"
     done = subprocess.run([sys.executable, str(LAB_CHECK), "--harness", str(path), "--lesson", str(lesson),

@@ -24,7 +24,7 @@ import textwrap
 import threading
 import time
 
-from lab import checks, manifest, prose, takeover
+from lab import checks, lessons, manifest, prose, rungs, takeover
 from lab.checks import engine
 
 PASSED = set()  # (lesson, lab) pairs whose visible tests passed in this kernel
@@ -48,7 +48,6 @@ def _say(line, indent=""):
 def _remember(lesson, lab):
     """Note the pass beside the notebook, so lab.progress still knows it after a restart."""
     try:
-        from lab import rungs
         rungs.record_lab(lesson, lab, True)
     except OSError:
         pass  # a read-only folder costs the learner a progress mark, not their check
@@ -209,7 +208,6 @@ def _stubs(found):
 def _demos(lesson, names):
     """[label] of the lesson's demonstration cells that run on any of `names` (the lesson's DEMOS:
     (cell id, label, full names it runs on), in notebook order)."""
-    from lab import lessons
     try:
         demos = getattr(lessons.load(lesson), "DEMOS", ())
     except lessons.NoSuchLesson:

@@ -12,9 +12,28 @@ expected and what happened.
 
 from typing import Callable, NamedTuple
 
+from lab import lessons
+
 
 class Failed(AssertionError):
     """A lab test's verdict: the learner's code did something other than the contract says."""
+
+
+def expect(condition, sentence):
+    """Fail the test with `sentence` unless `condition` holds."""
+    if not condition:
+        raise Failed(sentence)
+
+
+def blame(name, function, *args, **kwargs):
+    """function(*args, **kwargs), with anything it raises put in a sentence that names `name`. A
+    stub's NotImplementedError goes up untouched, so the gap is reported as not written."""
+    try:
+        return function(*args, **kwargs)
+    except (NotImplementedError, Failed, RecursionError):
+        raise
+    except Exception as error:
+        raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
 
 
 class Test(NamedTuple):
@@ -41,7 +60,6 @@ def test(lesson, lab, title, *, hidden=False, points=1):
 def tests_for(lesson, lab=None, *, hidden=None):
     """The tests of `lesson` (and of `lab`, if given), in the order they are written. `hidden`
     None gives both kinds; True or False only that kind."""
-    from lab import lessons
     try:
         lessons.load(lesson, "checks")
     except lessons.NoSuchLesson as error:

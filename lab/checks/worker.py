@@ -15,7 +15,8 @@ import os
 import sys
 import traceback
 
-from lab import checks
+from harness import syllabus
+from lab import checks, manifest
 
 class Learner:
     """The learner's module seen as a lab test's `ns`: ns.summarize and ns.SessionLog are the
@@ -69,8 +70,6 @@ def absent(module, lesson, lab):
     """The names that lab `lab` of `lesson` brings in for the first time, if the file defines none of
     them (a file from before that lab's starter, such as lab 1's starter checked against lab 2);
     else []."""
-    from harness import syllabus
-    from lab import manifest
     new = [name for name in manifest.names(lesson, lab) if syllabus.UNITS[name][0].lesson == lesson]
     defined = []
     for name in new:
@@ -109,7 +108,6 @@ def main(argv):
     except RuntimeError as error:
         send(load_error=str(error))
         return 0
-    from lab import manifest
     filename = os.path.basename(harness_py)
     not_started = []
     for lab in sorted({t.lab for t in tests if t.lab}):

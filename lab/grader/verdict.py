@@ -20,7 +20,9 @@ import time
 import types
 from pathlib import Path
 
-from lab import checks, manifest, takeover
+import harness
+import lab
+from lab import checks, manifest, starters, takeover
 from lab.checks import engine
 from lab.grader import sandbox, wire
 
@@ -93,7 +95,6 @@ def worker_starter(lesson):
     every gap of every lab of the lesson a stub again. The reference's answers are in no part of
     it, so a submission that hands a gap back to `harness` gets the stub."""
     if lesson not in _starters:
-        from lab import starters
         stage = starters.Stage(lesson, manifest.last_lab(lesson))
         _starters[lesson] = starters.text_at(stage, every_gap=True)
     return _starters[lesson]
@@ -289,7 +290,6 @@ class GradingLab:
     NAMESPACE_READERS = ("lab.checkcell", "lab.notebook", "lab.takeover")
 
     def __getattr__(self, name):
-        import lab
         value = getattr(lab, name)
         if getattr(value, "__module__", "") in self.NAMESPACE_READERS:
             raise AttributeError(f"lab.{name} reads the notebook's own namespace, and the grader "
@@ -426,7 +426,6 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
              "errors": {cell id: [ename, evalue]}} as plain data.
     """
     import os
-    import harness
     session = Session(lesson, code_cells, timeout=timeout, limits=limits, protect=protect)
     verdicts = {}
     # As under nbgrader: should any of lab's own check functions run here after all, they raise

@@ -1,7 +1,7 @@
 """Make a lesson's notebook from its one source, and run it so that its outputs are real.
 
-    python -m lab.lessons build 12          write notebooks/12-....ipynb, executed, and
-                                            docs/grade-ids.md if the grade cells changed
+    python -m lab.lessons build 12          write notebooks/12-....ipynb, executed
+                                            (python -m lab build 12 also rewrites docs/grade-ids.md)
     python -m lab.lessons build 12 --check  exit 1 if the committed notebook is stale
     python -m lab.lessons learner 12 OUT    write the learner's copy (solutions and hidden tests
                                             out, outputs cleared) to OUT, the way nbgrader does
@@ -38,6 +38,10 @@ from pathlib import Path
 
 import nbformat
 
+from harness import gaps, syllabus
+from lab import checks, lessons, starters
+from lab.jupyter_hooks import keep_widget_text
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -52,12 +56,10 @@ class SourceError(ValueError):
 
 
 def _data(lesson):
-    from lab import lessons
     return lessons.load(lesson)
 
 
 def source_path(lesson):
-    from lab import lessons
     lessons.load(lesson)  # a lesson the course does not have is a sentence, not a missing file
     return lessons.folder(lesson) / "lesson.md"
 
@@ -69,7 +71,6 @@ def notebook_path(lesson):
 def definition(name, lesson):
     """`name` as lesson `lesson` leaves it, with its solution markers: what a solution cell holds.
     One function, so the builder depends on lab.starters in one place only."""
-    from lab import starters
     return starters.definition(name, markers=True, lesson=lesson).rstrip("\n")
 
 
@@ -107,7 +108,6 @@ def _meta(kind, grade_id, points=None):
 def _testlist(lesson, lab, body, where):
     """Markdown: the lab's test list as the source words it (one numbered line per visible test),
     under a heading that counts the hidden ones. The count must match lab/checks."""
-    from lab import checks
     tests = checks.tests_for(lesson, lab, hidden=False)
     hidden = checks.tests_for(lesson, lab, hidden=True)
     items = [line for line in body.splitlines() if re.match(r"\d+\. ", line)]
@@ -121,7 +121,6 @@ def _testlist(lesson, lab, body, where):
 
 def _harness_now(lesson, names):
     """Markdown: each name with the lesson that brought it in, from harness/syllabus.py."""
-    from harness import syllabus
     lines = []
     for name in names:
         steps = syllabus.UNITS[name]
@@ -168,7 +167,6 @@ def cells(lesson):
                 raise SourceError(f"{where}: a solution cell needs id=... and def=...")
             # The gap's own words (harness/gaps) go above the definition: nbgrader keeps them
             # when it stubs the solution, so the learner's edition says what the starter says.
-            from harness import gaps
             above = "".join(part + "\n\n" for part in (text, gaps.comments(lesson, opts["def"])) if part)
             cell = nbformat.v4.new_code_cell(above + definition(opts["def"], lesson))
         elif kind == "tests":
@@ -229,7 +227,6 @@ def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
     # A widget's view names a model that lived only in the build's kernel, under a random id:
     # saved, it would change with every build and show "model not found" when the notebook is
     # opened. Its text form stays, and running the cell brings the widget back.
-    from lab.jupyter_hooks import keep_widget_text
     keep_widget_text({"type": "notebook", "content": nb})
     # How a kernel splits what it prints into messages varies from run to run; the text does not.
     from nbconvert.preprocessors import CoalesceStreamsPreprocessor
@@ -285,16 +282,6 @@ def learner_copy(nb):
     return nb
 
 
-def _write_grade_ids():
-    """Rewrite docs/grade-ids.md from the notebooks if it changed: its path then, else ""."""
-    from lab.grader import course
-    doc = course.grade_id_doc()
-    if course.GRADE_IDS.exists() and course.GRADE_IDS.read_text(encoding="utf-8") == doc:
-        return ""
-    course.GRADE_IDS.write_text(doc, encoding="utf-8")
-    return str(course.GRADE_IDS.relative_to(ROOT))
-
-
 def main(argv=None):
     import argparse
     parser = argparse.ArgumentParser(prog="python -m lab.lessons", description=__doc__.splitlines()[0])
@@ -317,9 +304,6 @@ def main(argv=None):
             print(problem or f"{notebook_path(args.lesson).name} is up to date with its source")
             return 1 if problem else 0
         print(build(args.lesson, run=not args.no_run).relative_to(ROOT))
-        grade_ids = _write_grade_ids()
-        if grade_ids:
-            print(grade_ids)
     except (SourceError, LookupError) as error:
         print(f"python -m lab build: {error}", file=sys.stderr)
         return 2

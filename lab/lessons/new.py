@@ -19,6 +19,7 @@ reference definitions themselves (harness/*.py and harness/__init__.py), the REA
 import re
 from pathlib import Path
 
+from harness import syllabus
 from lab.lessons import HERE as LESSONS
 
 ROOT = LESSONS.parents[1]
@@ -209,7 +210,7 @@ edge cases the hidden ones keep.
 """
 
 from lab.checks import test
-from lab.checks.handover import blame, expect
+from lab.checks import blame, expect
 {tests}'''
 
 CHECK = '''
@@ -286,7 +287,6 @@ def plan(lesson, title, gaps):
     folder = LESSONS / f"lesson{lesson:02d}"
     if folder.exists():
         raise NewLessonError(f"lab/lessons/lesson{lesson:02d} exists already: choose another number")
-    from harness import syllabus
     taken = [name for name in gaps if any(step.lesson == lesson for step in syllabus.UNITS.get(name, ()))]
     if taken:
         raise NewLessonError(f"harness/syllabus.py already has lesson {lesson} rows for {', '.join(taken)}")
@@ -325,7 +325,6 @@ def with_rows(text, lesson, gaps):
     """harness/syllabus.py's text with a gap step of lab 1 of `lesson` for each of `gaps` (the
     reference's BEGIN/END SOLUTION part is the learner's; the rest of it is given): a new
     row at the end of UNITS, or a step added to an existing row."""
-    from harness import syllabus
     end = text.index("\n}\n", text.index("UNITS = {"))
     new = [name for name in gaps if name not in syllabus.UNITS]
     for name in gaps:

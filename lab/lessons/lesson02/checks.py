@@ -11,8 +11,7 @@ import copy
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 from lab.prose import plural
 
 SETTINGS = "HOST = 'localhost'\nPORT = 9090\n"

@@ -14,8 +14,7 @@ import copy
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 from lab.model import ScriptError
 from lab.prose import plural
 

@@ -16,8 +16,7 @@ in another process.
 import harness
 import lab
 from harness.earlier.lesson04 import make_bash_tool, make_read_tool
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 from lab.model import ScriptError
 from lab.prose import plural
 

@@ -13,8 +13,7 @@ import re
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import blame, expect
+from lab.checks import blame, expect, Failed, test
 from lab.prose import plural
 
 PATH = "session.jsonl"

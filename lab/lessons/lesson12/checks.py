@@ -10,8 +10,7 @@ import json
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 from lab.takeover import installed
 from lab.prose import plural
 
