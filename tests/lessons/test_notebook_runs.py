@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import nbformat
+import pytest
 
 from lab import manifest
 from lab.lessons import build
@@ -36,7 +37,12 @@ def test_a_fresh_build_is_the_committed_notebook(lesson):
                              f"line {line} (pictures aside): run python -m lab build {lesson}")
 
 
+@pytest.mark.parametrize("lesson", [12], ids=["lesson12"])
 def test_nbval_passes_on_the_master_copy(lesson, tmp_path):
+    """nbval, as CI runs it over the saved outputs, on the exemplar. Every other lesson's outputs
+    are held by the fresh build above, which compares the whole notebook and so is stricter; this
+    one keeps nbval's own way of running a notebook (its kernel, its tags) under test. .ci/run runs
+    nbval on every notebook on the other Pythons."""
     env = dict(os.environ, LAB_RUNGS_DIR=str(tmp_path / "rungs"))
     env.pop("NBGRADER_EXECUTION", None)
     # --nbval-current-env: the kernel is this Python's, whatever kernels the machine has installed.
@@ -60,8 +66,7 @@ def test_empty_gaps_say_not_done_yet(lesson, learner_run):
         assert "not done yet" in out or "not started" in out, out
 
 
-def test_under_autograde_an_empty_gap_scores_zero(lesson, learner, tmp_path):
-    run = build.execute(learner, cwd=tmp_path, env={"NBGRADER_EXECUTION": "autograde"}, allow_errors=True)
+def test_under_autograde_an_empty_gap_scores_zero(lesson, autograded_run):
     for lab in manifest.labs(lesson):
         for cell_id in (f"lab{lab}-tests", f"lab{lab}-hidden"):
-            assert any(o.output_type == "error" for o in by_id(run, cell_id).outputs), cell_id
+            assert any(o.output_type == "error" for o in by_id(autograded_run, f"{cell_id}-autograded").outputs), cell_id
