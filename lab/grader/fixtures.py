@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple
 import nbformat
 
 from lab import lessons, manifest, starters
-from lab.lessons import build
+from lab.lessons.build import NOTEBOOKS, ROOT, notebook_path
 
 TIMESTAMP = "2026-03-02 09:00:00.000000 UTC"
 
@@ -92,11 +92,11 @@ def all_stubs_plus(grade_id, code):
 
 def assignment(lesson):
     """The nbgrader assignment of `lesson`: its notebook's name."""
-    return build.notebook_path(lesson).stem
+    return notebook_path(lesson).stem
 
 
 def master_of(lesson):
-    return nbformat.read(build.NOTEBOOKS / f"{assignment(lesson)}.ipynb", as_version=4)
+    return nbformat.read(NOTEBOOKS / f"{assignment(lesson)}.ipynb", as_version=4)
 
 
 def solution_cells(lesson, master=None):
@@ -214,8 +214,8 @@ def _unchanged(nb, master, ctx):
 def context(root):
     """The paths an attack aims at: real files, so that outside a sandbox the attack would work."""
     root = Path(root).resolve()
-    return {"compaction": str(build.ROOT / "harness" / "compaction.py"),
-            "checks": str(build.ROOT / "lab" / "checks" / "__init__.py"),
+    return {"compaction": str(ROOT / "harness" / "compaction.py"),
+            "checks": str(ROOT / "lab" / "checks" / "__init__.py"),
             "gradebook": str(root / "gradebook.db"),
             "others": str(root / "submitted" / "*" / "*" / "*.ipynb"),
             "pwned": str(root / "PWNED")}
