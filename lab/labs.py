@@ -5,7 +5,7 @@ them. lab.manifest and lab.starters both stand on it; it stands on the syllabus 
 
 from harness import syllabus
 
-MODULES = ["messages", "tools", "loop", "owner", "frontends", "sessionlog", "compaction"]
+MODULES = ["messages", "tools", "loop", "harness", "frontends", "sessionlog", "compaction"]
 
 
 def _learner_steps(lesson):
