@@ -28,7 +28,6 @@ from lab import checks, lessons, manifest, prose, rungs, takeover
 from lab.checks import engine
 
 PASSED = set()  # (lesson, lab) pairs whose visible tests passed in this kernel
-TIMEOUT = 10.0  # seconds per test: lab_check's default
 
 
 class Overran(BaseException):
@@ -215,7 +214,7 @@ def _demos(lesson, names):
     return [label for _, label, uses in demos if set(uses) & set(names)]
 
 
-def check(lesson, lab, *, hidden=False, timeout=TIMEOUT, **functions):
+def check(lesson, lab, *, hidden=False, timeout=engine.TEST_SECONDS, **functions):
     """Run lab `lab` of `lesson` on the learner's functions (given by name, or else found in the
     notebook's own namespace) and print the verdicts. `hidden` runs the hidden tests instead.
     Each test has `timeout` seconds."""

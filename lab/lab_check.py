@@ -27,6 +27,11 @@ from lab import checks, prose  # noqa: E402  (after the path is set, when run as
 from lab.checks import engine  # noqa: E402
 
 
+# Starting Python and importing lab is not the learner's code: it gets this long, on a busy
+# machine too, before the time limit starts with the learner's file.
+STARTUP_SECONDS = 60
+
+
 class Usage(Exception):
     pass
 
@@ -37,7 +42,8 @@ def parse(argv):
     parser.add_argument("--lesson", required=True, type=int, help="the lesson whose tests to run, e.g. 12")
     parser.add_argument("--lab", type=int, action="append", help="only this lab (repeatable)")
     parser.add_argument("--visible-only", action="store_true", help="leave out the hidden tests")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per test (default 10)")
+    parser.add_argument("--timeout", type=float, default=engine.TEST_SECONDS,
+                        help=f"seconds per test (default {engine.TEST_SECONDS:g})")
     parser.add_argument("tests", nargs="?", help="a file of extra tests: functions test_x(ns)")
     args = parser.parse_args(argv)
     if not os.path.isfile(args.harness):
@@ -72,7 +78,7 @@ def run_worker(args, labs, start):
     reader = threading.Thread(target=_read_lines, args=(worker.stdout.fileno(), lines), daemon=True)
     reader.start()
     current = None
-    deadline = time.monotonic() + args.timeout
+    deadline = time.monotonic() + max(args.timeout, STARTUP_SECONDS)
     try:
         while True:
             try:
@@ -85,7 +91,7 @@ def run_worker(args, labs, start):
                 yield {"crashed": err[-1] if err else f"exit status {worker.wait()}", "current": current}
                 return
             message = json.loads(line)
-            if message.get("started"):
+            if message.get("started") or message.get("loading"):
                 current = message
                 deadline = time.monotonic() + args.timeout
                 continue

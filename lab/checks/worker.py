@@ -101,6 +101,7 @@ def main(argv):
 
     tests = [t for lab in labs.split(",")
              for t in checks.tests_for(lesson, int(lab), hidden=False if visible_only else None)]
+    send(loading=True)   # the time limit starts here: what came before is Python's and lab's start-up
     try:
         module = load(harness_py, "learner_harness")
         if len(argv) > 4:

@@ -48,7 +48,7 @@ KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "nam
 LANGUAGE = {"codemirror_mode": {"name": "ipython", "version": 3}, "file_extension": ".py",
             "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
             "pygments_lexer": "ipython3"}
-TIMEOUT = 120  # seconds per cell
+CELL_SECONDS = 120  # the most one cell of a notebook may take while it is built
 
 
 class SourceError(ValueError):
@@ -212,7 +212,7 @@ def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
         try:
             # The kernel's own log (its start-up notice about plain TCP on loopback) is not part
             # of the lesson; keeping it quiet keeps a clean build free of stderr.
-            NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", store_widget_state=False,
+            NotebookClient(nb, timeout=CELL_SECONDS, kernel_name="python3", store_widget_state=False,
                            allow_errors=allow_errors, record_timing=False,
                            extra_arguments=["--IPKernelApp.log_level=ERROR"],
                            resources={"metadata": {"path": str(cwd)}}).execute()
