@@ -38,3 +38,5 @@ from .checkcell import check
 from .takeover import install, running_on, use_reference
 from .notebook import draw_log, hints, progress, require_pass, rung, show_diff, trying
 from .versions import harness_at, harness_now, now, ran_on
+from .async_stage import (AsyncScriptedModel, AsyncShell, Deadlock, Keystroke, OutOfTime,
+                          TimedShell, Timing, Unheard, cancel_at, keyboard, meanwhile, timing)

@@ -22,6 +22,11 @@ RUNGS = (
         id="who-sees-it",
         title="Which function meets a failed model reply",
         options=(
+            Option("`run_agent`: the failure comes back as the reply, like any other.",
+                   "The loop receives it from `model.complete`, exactly where it receives a good "
+                   "reply. Lesson 4's loop never looks at stop_reason, so to it the failed reply "
+                   "is just a reply, and you will see below what it does with one.",
+                   right=True),
             Option("`run_tool`: lesson 4 made it answer every failure.",
                    "It answers every failure of a tool, and only those: it is handed a call and "
                    "the tools, never the model. A reply that failed has already come and gone "
@@ -30,11 +35,6 @@ RUNGS = (
                    "Tempting, because the SDKs of real providers do raise on a 503. The lab's "
                    "model behaves like the adapter that sits in front of an SDK: it hands back an "
                    "assistant message marked as failed. Nothing is raised for anyone to catch."),
-            Option("`run_agent`: the failure comes back as the reply, like any other.",
-                   "The loop receives it from `model.complete`, exactly where it receives a good "
-                   "reply. Lesson 4's loop never looks at stop_reason, so to it the failed reply "
-                   "is just a reply, and you will see below what it does with one.",
-                   right=True),
         ),
     ),
     Choice(
@@ -44,15 +44,15 @@ RUNGS = (
             Option("Four model calls, then a stop.",
                    "An off-by-one that looks harmless. It is what you get when the count is tested "
                    "after the call: the fourth call is made and paid for, and then thrown away."),
-            Option("Three model calls, then an exception saying the limit was reached.",
-                   "It stops at the right moment, in the Pythonic way. But the exception leaves "
-                   "the record as it was, and whoever reads the list later, a screen, the next "
-                   "prompt, a log, finds no word on why the run ended."),
             Option("Three model calls, then an assistant message with stop_reason \"error\" and "
                    "\"Agent stopped after max_turns=3\", returned as the run's last message.",
                    "Three calls are made, all three are acted on, and the stop is written into "
                    "the record where everyone who reads it will find it.",
                    right=True),
+            Option("Three model calls, then an exception saying the limit was reached.",
+                   "It stops at the right moment, in the Pythonic way. But the exception leaves "
+                   "the record as it was, and whoever reads the list later, a screen, the next "
+                   "prompt, a log, finds no word on why the run ended."),
         ),
     ),
     Choice(
@@ -63,14 +63,14 @@ RUNGS = (
                    "Run the cell: it is not the same. Tested after, you have already paid for a "
                    "reply you will not act on; and if you stop there, its calls are recorded "
                    "with no results, a transcript a strict provider refuses."),
+            Option("After: you can only know that a run is running away once the reply is in.",
+                   "A runaway is not seen in any one reply; it is the count of them. The count is "
+                   "known before the call, and that is the moment it can still save something."),
             Option("Before: the stop takes the place of a call, so no reply is bought and left "
                    "unanswered.",
                    "The stop goes where the next call would have gone. Every reply the run paid "
                    "for has had its calls carried out, and the record is whole up to the stop.",
                    right=True),
-            Option("After: you can only know that a run is running away once the reply is in.",
-                   "A runaway is not seen in any one reply; it is the count of them. The count is "
-                   "known before the call, and that is the moment it can still save something."),
         ),
     ),
     Number(
@@ -113,6 +113,10 @@ RUNGS = (
         id="half-a-reply",
         title="A 503 after the reply got a whole-looking bash call out",
         options=(
+            Option("Do not run it. Record the reply as it came and end the run.",
+                   "Nothing in a failed reply is acted on. It stays in the record, so anyone can "
+                   "see what the model got out before the failure, and the user can ask again.",
+                   right=True),
             Option("Run it: the call is complete, and the model clearly wanted it.",
                    "It does look complete. But the provider itself says this reply failed, and "
                    "you cannot see from the call what was cut: arguments can stop half way, and "
@@ -121,10 +125,6 @@ RUNGS = (
                    "Parsing proves the arguments are well formed, not that they are what the "
                    "model meant. `rm -rf build` parses, and so does `rm -rf` cut short of the "
                    "rest of its line."),
-            Option("Do not run it. Record the reply as it came and end the run.",
-                   "Nothing in a failed reply is acted on. It stays in the record, so anyone can "
-                   "see what the model got out before the failure, and the user can ask again.",
-                   right=True),
         ),
     ),
     Choice(
@@ -135,15 +135,15 @@ RUNGS = (
                    "That is what exceptions are for, and it is tempting. But then the list ends "
                    "on the last good message, with no word of why, and every reader of the record "
                    "has to be told about the failure by some other road."),
-            Option("Record it and raise it: the record is complete, and the caller still hears.",
-                   "Better for the record, but the caller now needs a try around every run, and "
-                   "the two ways of hearing (the record and the exception) must always agree. "
-                   "Returning the failed reply says the same thing once."),
             Option("Record it and return it, as the message that ended the run.",
                    "The record is where the screen, the next prompt and, from lesson 11, the log "
                    "all look. The caller still learns how the run ended: from the reply it is "
                    "handed, stop_reason \"error\".",
                    right=True),
+            Option("Record it and raise it: the record is complete, and the caller still hears.",
+                   "Better for the record, but the caller now needs a try around every run, and "
+                   "the two ways of hearing (the record and the exception) must always agree. "
+                   "Returning the failed reply says the same thing once."),
         ),
     ),
     Choice(
@@ -154,9 +154,11 @@ RUNGS = (
                    "It feels resilient. But a provider that stays down for a minute turns it into "
                    "a loop with no limit, paying for every request: a runaway of its own, with "
                    "max_turns no help if failed calls are not counted."),
-            Option("Drop the failed reply and go on as if it had not happened.",
-                   "The record is then a story with a gap in it: nobody can tell the user or the "
-                   "log that the provider failed, or what the reply had got out before it did."),
+            Option("Leave the failed reply out of the record and stop, as if it had not "
+                   "happened: the user can simply prompt again.",
+                   "A clean list is tempting, and the user can indeed ask again. But the record "
+                   "is then a story with a gap in it: nobody can tell the user or the log that "
+                   "the provider failed, or what the reply had got out before it did."),
             Option("Not in this loop: record it, stop, and let the user prompt again.",
                    "The loop's job is to say what happened. Waiting and retrying is a policy, with "
                    "a wait and a limit of its own, and it belongs outside the loop, where the "
@@ -205,14 +207,15 @@ HINTS = {
                  "if it has been reached, append error_message(...) and return it.\n\n"
                  "After appending a reply, look at its stop_reason before anything else: \"error\" "
                  "means return it now, with its calls untouched.",
-        outline="1. `messages.append(user_message(prompt))`; `turns = 0`\n\n"
-                "2. `while True:` if `max_turns is not None and turns >= max_turns`: `stop = "
-                "error_message(f\"Agent stopped after max_turns={max_turns}\")`, append it, "
-                "return it\n\n"
-                "3. `reply = model.complete(system, messages, tool_specs(tools))`; `turns += 1`; "
-                "append the reply\n\n"
-                "4. if `reply[\"stop_reason\"] == \"error\"`: `return reply`\n\n"
-                "5. `calls = tool_calls(reply)`; if none, `return reply`; else append "
-                "`run_tool(tools, call)` for each call",
+        outline="Start as lesson 3 did: the prompt goes into the record, and a counter of model "
+                "calls starts at nothing.\n\n"
+                "At the top of each round, before anything is sent, ask whether a limit was set at "
+                "all and, if so, whether the counter has reached it. If it has, the stop note "
+                "(built with the given helper, worded as the spec says) goes into the record and "
+                "is what the run hands back.\n\n"
+                "Otherwise make the call, count it, and record the reply before you read it. Then "
+                "the reply's stop_reason decides first: a failed reply is handed back there and "
+                "then, its calls untouched. Only a reply that did not fail goes on to lesson 3's "
+                "test, calls or none.",
     ),
 }

@@ -79,6 +79,28 @@ def run_agent_raises_at_limit(model, system, messages, tools, prompt, *, max_tur
             messages.append(run_tool(tools, call))
 
 
+def run_agent_raises_without_recording(model, system, messages, tools, prompt, *, max_turns=None):
+    """Raises a failed reply before it reaches the record, so the caller decides what it means
+    and the list ends on the last good message, with no word of why (record-or-raise)."""
+    messages.append(user_message(prompt))
+    turns = 0
+    while True:
+        if max_turns is not None and turns >= max_turns:
+            stop = error_message(_limit(max_turns))
+            messages.append(stop)
+            return stop
+        reply = model.complete(system, messages, tool_specs(tools))
+        turns += 1
+        if reply["stop_reason"] == "error":
+            raise RuntimeError(f"model call failed: {reply['error_message']}")
+        messages.append(reply)
+        calls = tool_calls(reply)
+        if not calls:
+            return reply
+        for call in calls:
+            messages.append(run_tool(tools, call))
+
+
 def run_agent_raises_on_failure(model, system, messages, tools, prompt, *, max_turns=None):
     """Records the failed reply and then raises it, as an SDK would, so the caller decides
     (record-or-raise, who-sees-it)."""
@@ -125,7 +147,7 @@ def run_agent_retries_failure(model, system, messages, tools, prompt, *, max_tur
 
 def run_agent_drops_failure(model, system, messages, tools, prompt, *, max_turns=None):
     """Keeps the record clean: a failed reply is left out of `messages` and the run ends, so the
-    list says nothing about what happened (retry, record-or-raise)."""
+    list says nothing about what happened (retry)."""
     messages.append(user_message(prompt))
     turns = 0
     while True:
@@ -231,7 +253,8 @@ def run_agent_zero_is_no_limit(model, system, messages, tools, prompt, *, max_tu
 
 
 WRONG = {1: {"run_agent": [run_agent_checks_after, run_agent_stops_after_reply,
-                           run_agent_raises_at_limit, run_agent_raises_on_failure,
+                           run_agent_raises_at_limit, run_agent_raises_without_recording,
+                           run_agent_raises_on_failure,
                            run_agent_retries_failure, run_agent_drops_failure,
                            run_agent_acts_on_failure, run_agent_counts_tool_calls,
                            run_agent_none_is_zero, run_agent_zero_is_no_limit]}}

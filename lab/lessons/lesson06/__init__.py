@@ -43,22 +43,23 @@ RUNGS = (
         id="bytes-or-characters",
         title="What the budget of one result is counted in",
         options=(
+            Option("UTF-8 bytes: the size the text has on the wire, where \"é\" is two.",
+                   "It looks like the unit nobody bills in. But a byte budget is a size budget, "
+                   "the same for every alphabet, exact on every machine, and no tokenizer needed. "
+                   "The line limit beside it keeps a file of many tiny lines from passing as small.",
+                   right=True),
             Option("Characters: len(text) is what Python gives you, and a character is a "
                    "character.",
                    "It is simpler, and for English text it gives the same number. Run the cell: "
                    "a page of Greek, Russian or Chinese is two to three times its character "
                    "count in bytes, and an emoji is four. A budget of 50,000 characters lets "
-                   "through up to 200,000 bytes, and what the request carries, and what the "
-                   "provider measures, is the encoded text."),
+                   "through up to 200,000 bytes, and the request carries the encoded text, not "
+                   "the characters."),
             Option("Tokens: that is what the provider bills.",
                    "It is what the bill is in, but the harness has no tokenizer, and each "
                    "provider's differs. Bytes are exact and the same on every machine, and they "
                    "bound tokens well enough: [general] the tokenizers in common use rarely make "
                    "more than one token per byte."),
-            Option("UTF-8 bytes: the size the text has on the wire, where \"é\" is two.",
-                   "A byte budget is a size budget, the same for every alphabet. The line limit "
-                   "beside it keeps a file of many tiny lines from passing as small.",
-                   right=True),
         ),
     ),
     Choice(
@@ -141,20 +142,32 @@ RUNGS = (
     Multi(
         id="must-say",
         title="What a cut result must tell the model",
-        options=(("that it was cut", True),
-                 ("which lines it shows, out of how many", True),
-                 ("how to ask for the rest", True),
-                 ("the text of the lines left out, squeezed to fit", False),
-                 ("nothing: a model that wants more will ask", False)),
+        options=(("that it was cut", True,
+                  "It sounds too obvious to need saying. But a result is just text: a model shown "
+                  "the first 1,785 lines with no word about a cut takes them for the whole file, "
+                  "and answers from them."),
+                 ("which lines it shows, out of how many", True,
+                  "\"It was cut\" alone seems enough. Without \"1-1785 of 3000\" the model cannot "
+                  "tell whether it saw nearly all of the file or a sliver, and so whether reading "
+                  "on is worth a call."),
+                 ("how to ask for the rest", True,
+                  "The model could work it out from the line numbers, you might think. Said "
+                  "outright, \"Use offset=1786\" is one exact next call; left to inference, it is a "
+                  "guess at the tool's parameters, and an offset off by one."),
+                 ("the text of the lines left out, squeezed to fit", False,
+                  "It feels generous: nothing is lost. But the budget exists to keep the result "
+                  "small, and a squeeze of 1,215 lines is either large or vague: the budget "
+                  "broken by other means."),
+                 ("nothing: a model that wants more will ask", False,
+                  "Models do ask for more, when they know there is more. A cut that says nothing "
+                  "gives it no reason to: run the cell, and the silent cut gets a confident wrong "
+                  "count.")),
         right="Three things: that something is missing, what is there, and the next step. "
               "\"[Showing lines 1-1785 of 3000. Use offset=1786 to continue.]\" says all three "
               "in one line, and the bash tool's \"Narrow the command for more\" says the same "
               "for output, which cannot be paged.",
-        wrong="Check each tick. A model shown a cut result with no word about it believes it "
-              "saw the whole file, so it never asks: the cut must be said. \"Lines 1-1785 of "
-              "3000\" says how much is missing, and \"Use offset=1786\" is the one thing it "
-              "needs to go on. Squeezing the rest in is the budget broken by other means: a "
-              "summary of 1,215 lines is either big or vague.",
+        wrong="Check each tick against one question: what does a model need to know about a "
+              "result it was not shown in full, to answer truly and to go on?",
     ),
     Open(
         id="session-small",
@@ -187,22 +200,20 @@ HINTS = {
         question="Both functions walk lines and stop at the first one that does not fit. What do "
                  "you need to know about each line before you can say it fits, and what do you "
                  "need to have added up so far?",
-        approach="Split with `text.splitlines(keepends=True)` so that each line carries its own "
-                 "ending and `\"\".join` puts the text back exactly. Keep a list of kept lines and "
-                 "a running total of their UTF-8 bytes. For each line, add its "
-                 "`len(line.encode())` to the total, then stop if the list already holds "
-                 "max_lines lines or the total is over max_bytes; otherwise keep the line. A "
-                 "first line over the budget stops the loop before anything is kept, which gives "
-                 "(\"\", 0) with no special case.\n\n"
-                 "truncate_tail is the same loop over `reversed(...)`; reverse the kept list once "
-                 "more before joining.",
-        outline="1. `kept, size = [], 0`\n\n"
-                "2. `for line in text.splitlines(keepends=True):` (in truncate_tail, "
-                "`reversed(text.splitlines(keepends=True))`)\n\n"
-                "3. `size += len(line.encode())`\n\n"
-                "4. `if len(kept) == max_lines or size > max_bytes: break`\n\n"
-                "5. `kept.append(line)`\n\n"
-                "6. `return \"\".join(kept), len(kept)` (in truncate_tail, "
-                "`\"\".join(reversed(kept))`)",
+        approach="Split the text so that each line keeps its own ending "
+                 "(`splitlines(keepends=True)`): then joining the kept lines gives back exactly "
+                 "that piece of the text. Weigh each line by its UTF-8 encoding, ending included, "
+                 "and stop at the first line that would break either limit; nothing after it is "
+                 "kept. The tail is the same walk, started from the last line.",
+        outline="Both functions share one shape: an empty list of kept lines, a running byte "
+                "total, and one pass over the lines with their endings on.\n\n"
+                "For each line, first add its encoded size to the total, then ask the two "
+                "questions in order: is the list already full, or has the total gone past the "
+                "byte budget? Either answer stops the pass for good; otherwise the line is kept.\n\n"
+                "The pair you return is the kept lines joined back together and how many there "
+                "are. Notice that an oversized first line stops the pass before anything is kept, "
+                "so that case needs no code of its own.\n\n"
+                "For the tail, walk the lines from the end, and put the kept ones back in the "
+                "text's order before you join them.",
     ),
 }

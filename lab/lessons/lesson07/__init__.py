@@ -23,6 +23,11 @@ RUNGS = (
         id="while-it-runs",
         title="What a frontend can show while lesson 6's run_agent works",
         options=(
+            Option("Nothing: it gets control back once, at the end, with the final message.",
+                   "A function that returns speaks once. Until it does, the caller has no hold on "
+                   "the run at all: not what happened, not what is happening, not a way to stop "
+                   "between steps.",
+                   right=True),
             Option("Progress, as long as `run_agent` prints a line before each tool.",
                    "It is the first fix everyone reaches for, and on a terminal it even looks "
                    "right. But then the loop is drawing, for every caller at once, and a caller "
@@ -32,11 +37,6 @@ RUNGS = (
                    "A thread keeps the screen alive, but there is nothing to look at. The loop "
                    "tells nobody that a turn began or a tool started; all a second thread could "
                    "do is read a list that the first one is appending to, and guess."),
-            Option("Nothing: it gets control back once, at the end, with the final message.",
-                   "A function that returns speaks once. Until it does, the caller has no hold on "
-                   "the run at all: not what happened, not what is happening, not a way to stop "
-                   "between steps.",
-                   right=True),
         ),
     ),
     Open(
@@ -153,19 +153,24 @@ RUNGS = (
         title="What answer.txt gets when the run ends in a 503",
         options=(
             Option("Nothing, and finish() returns False: the file stays clean.",
-                   "Clean and useless: an empty answer.txt looks the same as an agent that had "
-                   "nothing to say, and nobody can tell from it what went wrong."),
+                   "It is half right, and the cell shows which half: the exit status is 1, so a "
+                   "script that checks it knows the run failed, and the file holds nothing posing "
+                   "as an answer. What nobody learns is why. The renderer has one stream, stdout, "
+                   "and it said nothing on it: the 503 reached no one."),
             Option("The failed reply's text, which is the empty string.",
-                   "The same empty file, reached another way, and a script that reads it has "
-                   "even less to go on."),
-            Option("\"Error: 503 overloaded\", and finish() returns False.",
-                   "The file says why there is no answer, and the program can exit non-zero, so "
-                   "a script that runs it knows not to trust answer.txt.",
-                   right=True),
+                   "It looks like the honest thing, the reply's own words. But those words are "
+                   "empty: answer.txt gets a blank line that reads like a blank answer, and the "
+                   "503 is mentioned nowhere. Only the exit status says anything went wrong."),
             Option("\"Error: 503 overloaded\", and finish() returns True, since something was "
                    "printed.",
                    "The words are right, but True tells the caller the run went well: the program "
                    "exits 0 and a script carries on as if the error were the answer."),
+            Option("\"Error: 503 overloaded\", and finish() returns False.",
+                   "It puts words that are not an answer into answer.txt, which looks wrong at "
+                   "first. But with one stream it is the only way the reason reaches anyone, and "
+                   "exit status 1 tells a script not to trust the file. Tau, which also has "
+                   "stderr, sends the line there instead: see the cell after this one.",
+                   right=True),
         ),
     ),
 )
@@ -183,18 +188,20 @@ HINTS = {
                  "of the loop, after its turn_end, so that agent_end is yielded in one place.\n\n"
                  "FinalTextRenderer keeps one thing, the newest assistant message: None in "
                  "__init__, replaced in render, read in finish.",
-        outline="1. `new = []`; `def record(message)`: append to both, return "
-                "`{\"type\": \"message_end\", \"message\": message}`\n\n"
-                "2. `yield {\"type\": \"agent_start\"}`; `turn, calls, waiting = 0, [], "
-                "[user_message(prompt)]`\n\n"
-                "3. `while waiting or calls:` turn += 1; yield turn_start; `yield record(m)` for "
-                "each waiting message; the stop if `max_turns is not None and turn > max_turns`, "
-                "else `model.complete(...)`; `yield record(reply)`\n\n"
-                "4. a failed reply (or the stop): yield turn_end and `break`\n\n"
-                "5. for each call: yield tool_execution_start; `result = run_tool(...)`; `yield "
-                "record(result)`; yield tool_execution_end; then turn_end, `waiting = []`\n\n"
-                "6. after the loop: `yield {\"type\": \"agent_end\", \"messages\": new}`\n\n"
-                "7. the renderer: `self.last = None`; in render keep `event[\"message\"]` when the "
-                "event is a message_end and the role is assistant; finish as its gap says",
+        outline="Start from lesson 5's loop and change its shape before its logic: the function "
+                "now yields, so every place that appended a message records it through one small "
+                "helper that appends (to the caller's list and to this run's own list) and hands "
+                "back the message_end event to yield.\n\n"
+                "The run opens with agent_start. Each pass of the loop is one turn: it opens with "
+                "turn_start, records whatever user messages are waiting, then either records the "
+                "max_turns stop (tested before the call, as in lesson 5) or asks the model and "
+                "records the reply. A stop or a failed reply closes the turn and leaves the loop; "
+                "so does a reply with no calls.\n\n"
+                "For each call, announce that the tool starts, run it, record its result with no "
+                "yield in between, and only then announce that it ended. Close the turn. After the "
+                "loop, and on every way out of it, the last event is agent_end with this run's "
+                "messages.\n\n"
+                "The renderer remembers one thing, the newest assistant message it was shown; "
+                "finish decides from that message alone, as its docstring says.",
     ),
 }

@@ -24,6 +24,12 @@ RUNGS = (
         id="recall-paused",
         title="Whether Python stops a second writer while a run is paused",
         options=(
+            Option("No: while the generator is paused at a yield, any code may append to the list, and "
+                   "the run carries on from there without noticing.",
+                   "Nothing guards the list but convention. Lesson 7 made the loop a generator so that a "
+                   "frontend could see each step; the price is that the frontend, and everything it "
+                   "calls, also gets a turn between the steps.",
+                   right=True),
             Option("Yes: Python runs one thing at a time, so nothing can touch the list until the run "
                    "is over.",
                    "One thing at a time is true, and it is exactly what lets the other code in. A "
@@ -34,12 +40,6 @@ RUNGS = (
                    "No thread is needed. The run is not \"in the middle\" of anything while it sits at a "
                    "yield: it is a paused object, and the loop that consumes it can do whatever it "
                    "likes before asking for the next event, including starting another run."),
-            Option("No: while the generator is paused at a yield, any code may append to the list, and "
-                   "the run carries on from there without noticing.",
-                   "Nothing guards the list but convention. Lesson 7 made the loop a generator so that a "
-                   "frontend could see each step; the price is that the frontend, and everything it "
-                   "calls, also gets a turn between the steps.",
-                   right=True),
         ),
     ),
     Number(
@@ -66,31 +66,31 @@ RUNGS = (
                    "Convenient, and it is the wall again: the undo button gets the same list the run is "
                    "writing, and one pop() removes the call the paused run is about to answer. Reading "
                    "is what callers need; the list lets them write."),
-            Option("A deep copy, so that nobody outside can change anything at all.",
-                   "Safe, but it copies every message of the transcript on every read, and a long session "
-                   "is read many times. Nothing is gained: a tuple already refuses append and pop, and the "
-                   "message dicts are never edited in place by anyone in this course."),
             Option("A tuple of the same message dicts: a snapshot nobody can append to or pop from.",
                    "One tuple() call, no message copied. A caller who holds it holds the transcript as it "
                    "was at that moment; the harness's own list goes on growing behind it.",
                    right=True),
+            Option("A deep copy, so that nobody outside can change anything at all.",
+                   "Safe, but it copies every message of the transcript on every read, and a long session "
+                   "is read many times. Nothing is gained: a tuple already refuses append and pop, and the "
+                   "message dicts are never edited in place by anyone in this course."),
         ),
     ),
     Choice(
         id="plain-def",
         title="Why prompt is a plain function that returns _run",
         options=(
-            Option("It need not be: make prompt itself the generator, one function instead of two.",
-                   "Tidy, but a generator function runs none of its lines when it is called: it only "
-                   "builds the generator. The \"already running\" check would run at the first next(), in "
-                   "whichever loop first asks for an event, and until then the flag is not even set, so a "
-                   "second prompt made in between passes the check too."),
             Option("So that the check and the flag run when prompt is called, and a refusal lands on the "
                    "line that asked.",
                    "The caller who typed the second prompt is the one who should hear \"already running\". "
                    "A plain def runs its body at once: it refuses, or it takes the pen, before it returns "
                    "the generator.",
                    right=True),
+            Option("It need not be: make prompt itself the generator, one function instead of two.",
+                   "Tidy, but a generator function runs none of its lines when it is called: it only "
+                   "builds the generator. The \"already running\" check would run at the first next(), in "
+                   "whichever loop first asks for an event, and until then the flag is not even set, so a "
+                   "second prompt made in between passes the check too."),
             Option("For speed: a plain function is faster to call than a generator.",
                    "The difference is too small to measure, and it is not the point. What matters is "
                    "when the lines run, not how fast."),
@@ -202,16 +202,14 @@ HINTS = {
                  "`_run`: make the lesson-7 run with `run_agent(...)` over `self._model`, `self._system`, "
                  "`self._messages`, `self._tools`, `text` and `max_turns=self._max_turns`. Yield its "
                  "events inside a `try`, and put the clean-up in the `finally`.",
-        outline="`messages(self)`: `return tuple(self._messages)`.\n\n"
-                "`prompt(self, text)`:\n\n"
-                "    if the flag is set: raise RuntimeError(\"already running\")\n"
-                "    set the flag\n"
-                "    return self._run(text)\n\n"
-                "`_run(self, text)`:\n\n"
-                "    run = run_agent(model, system, the harness's list, tools, text, max_turns=...)\n"
-                "    try:\n"
-                "        for each event of run: yield it\n"
-                "    finally:\n"
-                "        close run; clear the flag",
+        outline="`messages` is a read-only view made in one step from the harness's own list, "
+                "and nothing more.\n\n"
+                "`prompt` does its whole job before it returns: it looks at the flag, refuses in "
+                "the words the spec gives if a run holds it, and otherwise raises the flag and hands "
+                "back the generator from `_run`, without asking it for a single event.\n\n"
+                "`_run` is where the generator lives. It builds lesson 7's run from what the "
+                "harness keeps (its model, system prompt, list, tools and limit) and passes each "
+                "event on. All of that sits inside a block whose clean-up runs on every way out: "
+                "there it closes the inner run and lowers the flag.",
     ),
 }

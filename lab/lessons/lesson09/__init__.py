@@ -20,6 +20,10 @@ RUNGS = (
         id="where-today",
         title="Where the user's words can go in lesson 8's harness",
         options=(
+            Option("Nowhere yet: the user has to wait for the run to end.",
+                   "One writer, and the user is not it. The harness has no door for words that "
+                   "arrive mid-run, so the run finishes what it was told: all six files with tabs.",
+                   right=True),
             Option("Append them to `h.messages`: the transcript is right there.",
                    "It looks like a list, and in lesson 7 it was one. Lesson 8 made it a tuple, a "
                    "snapshot, exactly so that code outside the run cannot write into the list the "
@@ -28,10 +32,6 @@ RUNGS = (
                    "It is how words reach the model between runs. During a run it would start a "
                    "second writer on the same list, and lesson 8's prompt refuses on the spot with "
                    "RuntimeError. The cell below shows the refusal."),
-            Option("Nowhere yet: the user has to wait for the run to end.",
-                   "One writer, and the user is not it. The harness has no door for words that "
-                   "arrive mid-run, so the run finishes what it was told: all six files with tabs.",
-                   right=True),
         ),
     ),
     Choice(
@@ -92,19 +92,19 @@ RUNGS = (
         id="failed-reply",
         title="What happens to queued steering when a reply fails",
         options=(
-            Option("It is dropped with the failed run: it belonged to that run.",
-                   "The words belong to the user, not to a run. Dropping them means the user, who "
-                   "saw the 503 and typed \"Carry on.\", gets tabs again without knowing why. The "
-                   "cell below empties the queues at the end of a run to show it."),
-            Option("The harness retries the request with the steering added.",
-                   "There is no retry (lesson 5): a failed reply ends the run, and whether to try "
-                   "again is the user's call. A loop that takes the queue after a failure and asks "
-                   "the model again has made that call for them."),
             Option("Nobody asks for it; it stays queued and goes in with the next prompt.",
                    "The loop asks nobody anything after a failed reply, and the queues live on the "
                    "harness, not in the run. The next prompt's first turn takes the steering right "
                    "behind the prompt.",
                    right=True),
+            Option("It is dropped with the failed run: it belonged to that run.",
+                   "The words belong to the user, not to a run. Dropping them means the user, who "
+                   "saw the 503 and typed \"Carry on.\", gets tabs again without knowing why. The "
+                   "cell below runs a harness that empties its queues at the end of a run."),
+            Option("The harness retries the request with the steering added.",
+                   "There is no retry (lesson 5): a failed reply ends the run, and whether to try "
+                   "again is the user's call. A loop that takes the queue after a failure and asks "
+                   "the model again has made that call for them."),
         ),
     ),
     Choice(
@@ -185,15 +185,18 @@ HINTS = {
                  "The methods: `steer` and `follow_up` append `user_message(text)` to their deque; "
                  "`_drain` uses `popleft`; `_run` gives `run_agent` two lambdas that call "
                  "`self._drain` on each queue; `prompt` changes only its message.",
-        outline="`run_agent`, the new lines:\n\n"
-                "    def ask(get): return list(get()) if get else []\n"
-                "    waiting = [user_message(prompt)] + ask(get_steering)\n"
-                "    ... the turn as in lesson 7 ...\n"
-                "    yield turn_end\n"
-                "    waiting = ask(get_steering)\n"
-                "    if not calls and not waiting: waiting = ask(get_follow_ups)\n\n"
-                "`_drain(self, queue)`: `return [queue.popleft()] if queue else []`.\n\n"
-                "`_run(self, text)`: lesson 8's, with `get_steering=lambda: "
-                "self._drain(self._steering)` and the same for follow-ups.",
+        outline="In `run_agent`, give the loop a small helper that asks a getter for its "
+                "messages and treats a getter that was not passed as having none. The first turn's "
+                "waiting messages are the prompt followed by whatever steering is queued.\n\n"
+                "The turn itself stays as in lesson 7. The change is at its bottom, after turn_end: "
+                "a turn that did not fail asks for steering, and only when that turn had no calls "
+                "and no steering came does it ask for follow-ups. Whatever it got becomes the next "
+                "turn's waiting messages, and an empty answer ends the run as before. A failed reply "
+                "has already left the loop, so it asks nobody.\n\n"
+                "On the harness, `steer` and `follow_up` each put one user message at the back of "
+                "their own queue. `_drain` takes the oldest message off the front, one per ask, "
+                "inside a list, or gives an empty list. `_run` is lesson 8's, with two getters that "
+                "drain the two queues passed to the loop; `prompt` changes only the words of its "
+                "refusal.",
     ),
 }

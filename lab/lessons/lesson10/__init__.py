@@ -24,21 +24,23 @@ RUNGS = (
         id="was-b-written",
         title="Whether b.py was written when the consumer walked away",
         options=(
-            Option("Yes: the event said the tool's execution had started.",
-                   "The name promises more than the event does. tool_execution_start is yielded "
-                   "before run_tool is called, and a generator that is not asked for its next "
-                   "event does nothing at all: the consumer stopped asking at that very yield. The "
-                   "first half of the cell below lists the disk."),
-            Option("No: a run that is broken off undoes what it started.",
-                   "Nothing is undone: a.py, written in the first turn, stays written. And had the "
-                   "interruption come a moment later, inside the tool, b.py would be on the disk "
-                   "too. The second half of the cell below shows that case."),
             Option("Not this time, but the record would look the same if it had been.",
                    "Right. The disk says no, because the break came before run_tool. An interrupt "
                    "that lands inside the tool, after its write, leaves exactly the same record: "
                    "U A[w1] R(w1) A[w2]. The record shows a call that was asked for and never "
-                   "answered; whether it ran is not in it.",
+                   "answered; whether it ran is not in it. Line (a) of the cell below compares "
+                   "the two records.",
                    right=True),
+            Option("Yes: the event said the tool's execution had started.",
+                   "The name promises more than the event does. tool_execution_start is yielded "
+                   "before run_tool is called, and a generator that is not asked for its next "
+                   "event does nothing at all: the consumer stopped asking at that very yield. "
+                   "Line (b) of the cell below lists the disk."),
+            Option("No: a run that is broken off undoes what it started.",
+                   "It sounds like what a careful program would do, but nothing is undone: a.py, "
+                   "written in the first turn, stays written, and had the interruption come a "
+                   "moment later, inside the tool, b.py would be on the disk too. Line (c) of the "
+                   "cell below shows both."),
         ),
     ),
     Number(
@@ -70,16 +72,17 @@ RUNGS = (
                    "The model carries on smoothly, and on a falsehood: in the cell below b.py does "
                    "not exist. A result is the model's only window on what a tool did, so a made-up "
                    "success is the most damaging thing the harness can put there."),
-            Option("Run the write again before sending, so that the call gets a real result.",
-                   "It looks like finishing the job. But the harness cannot know whether the tool "
-                   "ran: for a write that appends, or sends an email, or pays, running it again "
-                   "does it twice. The cell below appends one line to CHANGES.md and ends with two."),
             Option("The call, then a stand-in result marked is_error, saying that it was "
                    "interrupted and may or may not have run.",
                    "Right. It is the truth, and all of it: the call was made, no result was "
                    "recorded, and nobody knows what happened in between. is_error makes the model "
                    "treat it as a failure to look into, not as done.",
                    right=True),
+            Option("Run the write again before sending, so that the call gets a real result.",
+                   "It looks like finishing the job. But the harness cannot know whether the tool "
+                   "ran: for a write that appends, or sends an email, or pays, running it again "
+                   "does it twice. In case B of the cell below, (d) appends one line to CHANGES.md and ends "
+                   "with two."),
         ),
     ),
     Choice(
@@ -102,29 +105,33 @@ RUNGS = (
                    "new message to both.",
                    "That is the second copy lesson 2 warned about. Two lists kept in step by hand "
                    "drift apart on the first path that forgets one of them, and then nobody knows "
-                   "which to believe. A view computed from the record cannot drift: it has no "
-                   "state of its own."),
+                   "which to believe. And the copy is not repaired for good: in line (c) of the cell "
+                   "below the 503's empty reply, appended to both, leaves the copy refused, so it "
+                   "needs the repair again anyway. A view computed from the record cannot drift: "
+                   "it has no state of its own."),
         ),
     ),
     Choice(
         id="orphan",
         title="What the view should do with a result whose call is nowhere",
         options=(
-            Option("Send it as it is: it is a real result, and the model may need it.",
-                   "The strict provider refuses it: the cell below gets \"toolResult c2 has no "
-                   "toolCall before it\". A result is an answer to a question, and without the "
-                   "question a provider cannot place it."),
-            Option("Make up a call for it, with the tool's name and empty arguments, so that it "
-                   "is answered.",
-                   "The request is accepted, and it now holds a call nobody made. The arguments are "
-                   "not empty, they are unknown: the model would read that it read no file in "
-                   "particular and got b.py's text back."),
             Option("Leave it out of the view.",
                    "Right. Nobody knows what it answered, so it cannot be placed honestly, and the "
                    "record still has it for anyone who looks. Dropping it has a cost: whatever the "
                    "model learnt from it is gone from the view, which a later lesson makes sure is "
                    "never done on purpose.",
                    right=True),
+            Option("Send it as it is: it is a real result, and the model may need it.",
+                   "It keeps everything the model learnt, which is why it tempts. But the strict "
+                   "provider refuses it: the cell below gets \"toolResult c2 has no "
+                   "toolCall before it\". A result is an answer to a question, and without the "
+                   "question a provider cannot place it."),
+            Option("Make up a call for it, with the tool's name and empty arguments, so that it "
+                   "is answered.",
+                   "It satisfies the provider, and that is the trap: the request is accepted, and "
+                   "it now holds a call nobody made. The arguments are "
+                   "not empty, they are unknown: the model would read that it read no file in "
+                   "particular and got b.py's text back."),
         ),
     ),
     Choice(
@@ -132,11 +139,11 @@ RUNGS = (
         title="Which of two results for one call the view keeps",
         options=(
             Option("The last one: it is the newest, so it is the most up to date.",
-                   "Newest is not what the model saw. Earlier requests showed it the first result, "
+                   "Fresh data tempts, and config.py did change. But newest is not what the model saw. Earlier requests showed it the first result, "
                    "and it answered from it; swap in the second and the model's own earlier words "
                    "now contradict the result it is shown. The cell below runs both."),
             Option("Both, one after the other: let the model see the whole story.",
-                   "A call gets exactly one result, and the strict provider says so: \"toolResult "
+                   "Hiding nothing sounds honest, but a call gets exactly one result, and the strict provider says so: \"toolResult "
                    "c1 answers a toolCall that already has a result\"."),
             Option("The first one.",
                    "Right. It is the one earlier requests carried, so keeping it means the view of "
@@ -178,19 +185,22 @@ RUNGS = (
         title="Why the view is computed before every request",
         nudge="Where can a hole come from, and does the harness always get a chance to run code "
               "when it appears?",
-        model_answer="Because the harness does not get told. A consumer that walks away from a run "
-                     "runs no code of the harness's; a power cut (lesson 11) runs none at all; a "
-                     "failed reply is recorded on a normal path, and a record rebuilt from disk "
-                     "after a crash can end on a call whose result was never written. A repair that runs once, at the moment of the accident, "
-                     "misses every accident that gives it no moment.\n\n"
+        model_answer="Because most holes give the harness no moment to repair them. A consumer "
+                     "that walks away does close the run, so a finally clause gets to run there; "
+                     "but a 503 is recorded on a normal path, with nothing to catch; a record "
+                     "handed to a new Harness (lesson 11 loads one from disk) arrives with its hole "
+                     "already in it; and a power cut runs no code at all. A repair that runs once, "
+                     "at the moment of the accident, misses every accident that has no moment, and "
+                     "where it does run it edits the record.\n\n"
                      "Making the view just before each request covers every origin at once, "
                      "because it asks only what the record looks like now. It is a pure function "
                      "of the record, costs one pass over a list next to a model call that costs "
                      "seconds, and leaves the record as it was.",
         common=(
             ("\"Repair once, in a finally clause of _run, when the run is interrupted.\"",
-             "That writes a stand-in into the record, the fix-in-place the lesson argues against, "
-             "and a finally clause does not run when the process dies."),
+             "It does catch the broken-off job, as the cell below shows. It writes the stand-in "
+             "into the record, the fix-in-place the lesson argues against, misses the 503 and the "
+             "handed-over record, and a finally clause does not run when the process dies."),
             ("\"Repair when a session is loaded from disk.\"",
              "That covers resuming, and misses the 503 and the broken-off run inside one live "
              "session, which wedge it just the same."),
@@ -218,22 +228,16 @@ HINTS = {
                  "special case.\n\n"
                  "context_for_model is a list comprehension handed to repair_tool_history. run_agent "
                  "changes in one argument of model.complete.",
-        outline="`repair_tool_history(messages)`:\n\n"
-                "    first = {}\n"
-                "    for each message m that is a toolResult:\n"
-                "        if its tool_call_id is not in first: first[id] = m\n"
-                "    out = []\n"
-                "    for each message m that is not a toolResult:\n"
-                "        out.append(m)\n"
-                "        if m is an assistant message:\n"
-                "            for call in tool_calls(m):\n"
-                "                out.append(first.get(call id), or a new toolResult: the call's id\n"
-                "                           and name, content INTERRUPTED, is_error True)\n"
-                "    return out\n\n"
-                "`context_for_model(messages)`: keep m unless m is an assistant message, its "
-                "content is empty and its stop_reason is \"error\"; return "
-                "repair_tool_history(kept).\n\n"
-                "`run_agent`: `reply = model.complete(system, context_for_model(messages), "
-                "tool_specs(tools))`.",
+        outline="repair_tool_history: walk the list once to note, for every call id, the "
+                "earliest result that answers it; ignore any later one. Then walk it again to "
+                "build the new list, copying every message except the results. Each time you copy "
+                "an assistant message, follow it at once with one result per call, in the order of "
+                "its calls: the noted one, or a new error result that carries the call's id and "
+                "tool name and INTERRUPTED as its text. Results you skipped and never put back are "
+                "the orphans and the duplicates.\n\n"
+                "context_for_model: keep every message except an assistant one that both failed "
+                "and has no content, and hand what you kept to repair_tool_history.\n\n"
+                "run_agent: find the one argument of the model call that carries the transcript, "
+                "and give it the view of `messages` instead of `messages` itself.",
     ),
 }

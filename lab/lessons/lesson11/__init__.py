@@ -16,19 +16,20 @@ RUNGS = (
         title="Where the record is after a reboot",
         options=(
             Option("In `h.messages`, where lesson 10 left it.",
-                   "It was there while the process ran. `h` was an object in that process's "
-                   "memory, and a reboot starts a process that never had it: the name `h` in the "
-                   "cell below belongs to the new one and starts empty."),
-            Option("On the disk: the agent wrote a.py and b.py there, so the conversation must "
-                   "be there too.",
-                   "The files the tools wrote are on the disk, because writing them was the job. "
-                   "Nobody wrote the conversation anywhere. The cell below lists the disk after "
-                   "the reboot: the work is there, the talk that did it is not."),
+                   "The name is still in the code, which is why it tempts. It was there while the process ran. `h` was an object in that process's "
+                   "memory, and a reboot starts a process that never had it: line (a) of the cell "
+                   "below counts the new process's h.messages."),
             Option("Nowhere: it lived in the memory of a process that no longer exists.",
                    "A record held in memory lasts exactly as long as the process that holds it. "
                    "Lesson 10 made the view a function of the record; this lesson has to put the "
-                   "record somewhere a reboot cannot reach.",
+                   "record somewhere a reboot cannot reach. Line (b) of the cell below asks the "
+                   "new process what it remembers.",
                    right=True),
+            Option("On the disk: the agent wrote a.py and b.py there, so the conversation must "
+                   "be there too.",
+                   "The files the tools wrote are on the disk, because writing them was the job. "
+                   "Nobody wrote the conversation anywhere. Line (c) of the cell below lists the "
+                   "disk after the reboot: the work is there, the talk that did it is not."),
         ),
     ),
     Number(
@@ -51,21 +52,25 @@ RUNGS = (
         id="rewrite-cut",
         title="What a cut during a whole-file save loses",
         options=(
-            Option("Only the last prompt: that is the one being saved.",
-                   "That would be true if the old copy stayed until the new one was complete. "
-                   "`write_text` empties the file first and then writes, so for the length of "
-                   "every save there is no complete copy anywhere. The cell above showed 0 of 10."),
-            Option("Nothing: the operating system finishes the write after the power returns.",
-                   "A write that had not reached the disk when the power went is not finished by "
-                   "anyone: the process that held the rest of the bytes is gone. [general] Even "
-                   "completed writes can sit in a cache and be lost unless the program asks the "
-                   "system to flush them (fsync)."),
             Option("Possibly everything: each save opens a window in which no complete copy "
                    "exists.",
                    "That window is the crash window, and a rewrite opens it on every save, "
-                   "however often you save. An append puts only the new line at risk: the bytes "
+                   "however often you save: line (a) of the cell below cuts the power during "
+                   "each of the ten saves in turn. An append puts only the new line at risk: the bytes "
                    "already on the disk are never touched again.",
                    right=True),
+            Option("Only the last prompt: that is the one being saved.",
+                   "That would be true if the old copy stayed until the new one was complete. "
+                   "`write_text` empties the file first and then writes, so for the length of "
+                   "every save there is no complete copy anywhere. Line (b) of the cell below looks "
+                   "for the ninth copy."),
+            Option("Nothing: the operating system finishes the write after the power returns.",
+                   "Systems do hold writes for a while, which makes this sound plausible. But a "
+                   "write that had not reached the disk when the power went is not finished by "
+                   "anyone: the process that held the rest of the bytes is gone. [general] Even "
+                   "completed writes can sit in a cache and be lost unless the program asks the "
+                   "system to flush them (fsync). Line (c) of the cell below measures the file "
+                   "after the reboot."),
         ),
     ),
     Choice(
@@ -74,12 +79,13 @@ RUNGS = (
         options=(
             Option("At agent_end: one write per run.",
                    "Fewer writes, and a run is a natural unit. But a run can take many turns and "
-                   "minutes of tool calls, and a cut before its end loses every one of them. The "
-                   "cell below cuts the power in the middle of a run."),
+                   "minutes of tool calls, and a cut before its end loses every one of them. Line "
+                   "(a) of the cell below cuts the power in the middle of a run."),
             Option("After prompt() returns and the consumer's loop is done, from the code that "
                    "called it.",
-                   "That is agent_end again, one level up, and it also depends on the consumer "
-                   "running its loop to the end. A run that dies or is abandoned never gets there."),
+                   "It keeps saving out of the harness altogether, which looks clean. But that is agent_end again, one level up, and it also depends on the consumer "
+                   "running its loop to the end. A run that dies or is abandoned never gets there: "
+                   "see line (b) of the cell below."),
             Option("As each message completes: at its message_end.",
                    "A message is finished at its message_end, and lesson 7 made that the moment "
                    "the record has already changed. Saving there means a cut can cost at most the "
@@ -94,36 +100,41 @@ RUNGS = (
             Option("The frontend's for loop: it already sees every event.",
                    "It sees every event only if it runs to the end, and only this frontend does "
                    "it. A different frontend forgets, and a consumer that breaks out early (an "
-                   "interrupt, a UI closed mid-run) stops saving at the same moment. In the cell "
-                   "below, a consumer stops as the first tool result arrives."),
-            Option("run_agent: it appends to the record, so it can append to the file too.",
-                   "That ties the loop to a disk. Region 3 knows nothing of files, and a loop "
-                   "that saves could not be run in a test, a notebook or a second harness without "
-                   "one. Saving is something around the harness, not inside its loop."),
+                   "interrupt, a UI closed mid-run) stops saving at the same moment. In line (a) "
+                   "of the cell below, a consumer stops as the first tool result arrives."),
             Option("A listener subscribed to the harness: it hears every event of every run, "
                    "before the consumer does.",
                    "The harness notifies its listeners and only then hands the event on, so by "
                    "the time any consumer sees a message_end, the message is on the disk, "
                    "whatever that consumer does next.",
                    right=True),
+            Option("run_agent: it appends to the record, so it can append to the file too.",
+                   "That ties the loop to a disk. Region 3 knows nothing of files, and a loop "
+                   "that saves could not be run in a test, a notebook or a second harness without "
+                   "one: line (c) of the cell below lists what run_agent is given. It is tempting "
+                   "because the loop is where messages are born, and it is still the wrong place: "
+                   "saving is something around the harness, not inside its loop."),
         ),
     ),
     Choice(
         id="full-disk",
         title="What a run should do when the saver hits a full disk",
         options=(
-            Option("Print a warning and carry on: the user can keep working.",
-                   "The user keeps working, and the session on disk has silently stopped. The "
-                   "next reboot resumes from wherever the disk filled up, and the work since then "
-                   "is gone without anyone having decided that. A warning scrolls away."),
-            Option("Keep the unsaved messages in memory and write them when there is room.",
-                   "Then the only copy of those messages is in memory again, which is the problem "
-                   "this lesson started from, and a cut before the disk frees up loses them."),
             Option("End the run: a saver that cannot save must not keep quiet.",
-                   "The listener raises, the harness ends the run, and the person at the "
+                   "Line (a) of the cell below: the listener raises, the harness ends the run, and the person at the "
                    "keyboard finds out now, while the record on disk is still complete up to "
                    "that line.",
                    right=True),
+            Option("Print a warning and carry on: the user can keep working.",
+                   "The user keeps working, and the session on disk has silently stopped. The "
+                   "next reboot resumes from wherever the disk filled up, and the work since then "
+                   "is gone without anyone having decided that. A warning scrolls away: line (b) of "
+                   "the cell below."),
+            Option("Keep the unsaved messages in memory and write them when there is room.",
+                   "It sounds like patience, and it would work if the process were sure to live. "
+                   "Then the only copy of those messages is in memory again, which is the problem "
+                   "this lesson started from, and a cut before the disk frees up loses them: line "
+                   "(c) of the cell below."),
         ),
     ),
     Choice(
@@ -133,13 +144,16 @@ RUNGS = (
             Option("Skip it and read on: only one message is lost.",
                    "One message, for now. The torn line has no newline at its end, so the next "
                    "append lands on the same line, glued to it. That line is not JSON either, and "
-                   "now two messages are gone. The cell below shows it happen."),
+                   "now two messages are gone. Line (a) of the cell below shows it happen."),
             Option("Stop reading there and return the entries before it.",
-                   "The session would look shorter than it is without anyone being told, and the "
-                   "next append would still be glued onto the torn bytes."),
+                   "It loses nothing that decoded, which makes it look careful. But the session would look shorter than it is without anyone being told, and the "
+                   "next append would still be glued onto the torn bytes: line (b) of the cell "
+                   "below."),
             Option("Raise ValueError naming the line, and never skip it.",
                    "A person can look at line N, decide what it was, and cut it off by hand. "
-                   "Nothing is lost that was not already lost, and nothing is glued to it.",
+                   "Nothing is lost that was not already lost, and nothing is glued to it. It is "
+                   "the least pleasant of the three to meet, and line (c) of the cell below shows "
+                   "why it is the only one that tells the truth.",
                    right=True),
         ),
     ),
@@ -212,20 +226,17 @@ HINTS = {
                  "to `self.ws.append_text`.\n\n"
                  "`persist_to`: define a listener inside it that looks at `event[\"type\"]` and "
                  "return that listener. No `try`: the disk's error is the message.",
-        outline="`entries(self)`:\n\n"
-                "    if the file does not exist: return []\n"
-                "    found = []\n"
-                "    for each line, numbered from 1:\n"
-                "        try json.loads(line) and add it to found\n"
-                "        if that raises ValueError: raise ValueError naming self.path and the number\n"
-                "    return found\n\n"
-                "`append_message(self, message)`: `n = len(self.entries()) + 1`; the entry is a "
-                "dict with `\"id\"` set to `\"e\"` followed by n, `\"type\"` set to "
-                "`\"message\"` and the message itself; one `self.ws.append_text` of "
-                "`json.dumps(entry)` plus `\"\\n\"`; return the id.\n\n"
-                "`persist_to(log)`: an inner `listener(event)` whose one statement is an `if` on "
-                "`event[\"type\"]` that hands `event[\"message\"]` to `log.append_message`; "
-                "the last line is `return listener`.",
+        outline="entries: with no file, there is nothing to read. Otherwise go through the "
+                "file's lines, numbering them from 1, and decode each; keep what decodes, in "
+                "order. The first line that will not decode ends the reading with your own "
+                "ValueError, whose message carries the log's path and that number.\n\n"
+                "append_message: the new line's number is one more than the number of entries the "
+                "file holds at this moment, asked of the file, not remembered. Build the entry "
+                "from that id, the type and the message, write it as one JSON line with its "
+                "newline in a single append, and hand the id back.\n\n"
+                "persist_to: the outer function only makes and returns a listener. The listener "
+                "does one thing, at one kind of event, and lets anything the append raises go on "
+                "up.",
     ),
 }
 

@@ -302,7 +302,8 @@ RUNGS = (
                      "lines are read: those before a certain id through a summary, the rest "
                      "exactly as written.\n\n"
                      "It is lesson 10's \"the record is not the view\" one level up: the file records "
-                     "all of it, and what the harness holds is derived from the file.",
+                     "all of it, and what the harness holds is derived from the file. Compaction "
+                     "does not delete history; it is a rule for reading history.",
         common=(
             ("\"Old messages get thrown out and a summary is kept instead.\"",
              "After the forty-file run the file has 166 lines and not one was altered. A poor "
@@ -423,13 +424,12 @@ HINTS = {
                  "`compact`: rows, then cut; refuse 0 and `len(rows)` before the model is ever "
                  "called; summarise `rows[:cut]`'s messages inside a `try`; then exactly one "
                  "append.",
-        outline="`rows()`:\n\n"
-                "    rows = []\n"
-                "    for each entry:\n"
-                "        message    -> rows.append((id, message))\n"
-                "        compaction -> kept = rows from the row with id first_kept_id on, or []\n"
-                "                      rows = [(entry id, user_message(PREFIX + summary))] + kept\n\n"
-                "where PREFIX is the protocol string `\"Previous conversation summary:\\n\"`.\n\n"
+        outline="`rows()`: start from no rows and walk the entries in order. A message entry "
+                "adds the pair of its id and its message. A compaction entry keeps the rows from "
+                "the one whose id is its first_kept_id onwards (none, if no row has that id), and "
+                "puts in front of them one new row: the compaction's own id with a user message "
+                "made of the protocol string `\"Previous conversation summary:\\n\"` and its "
+                "summary.\n\n"
                 "`compact()`: cut in (0, len(rows)) means return False, model untouched. "
                 "`summarize(model, messages of rows[:cut])`, and on `RuntimeError` return False "
                 "with the file as it was. Otherwise `log.append_compaction(summary, "

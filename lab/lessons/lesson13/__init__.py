@@ -24,19 +24,21 @@ RUNGS = (
         id="after-compaction",
         title="What the cache still knows right after a compaction",
         options=(
-            Option("Everything but the newest prompt: the summary only replaced text the provider "
-                   "had already seen.",
-                   "The cache compares beginnings, not contents. The summary is new text standing "
-                   "where message 1 used to be, so from the first message on nothing matches any "
-                   "request sent before."),
-            Option("Nothing: a compaction starts the session over.",
-                   "The session carries on with the same harness. Something at the very front of "
-                   "the request did not change; run the cell and find what."),
             Option("The system prompt and the tool definitions, and nothing after them.",
                    "They are the only part of the request a compaction never touches. After each "
                    "compaction they are the whole of what a cache can reuse, which is why this "
-                   "lesson looks at them hard.",
+                   "lesson looks at them hard. Line (a) of the cell below counts them.",
                    right=True),
+            Option("Everything but the newest prompt: the summary only replaced text the provider "
+                   "had already seen.",
+                   "The words are old, which is why it tempts; but the cache compares beginnings, "
+                   "not contents (line (b) of the cell below). The summary is new text standing "
+                   "where message 1 used to be, so from the first message on nothing matches any "
+                   "request sent before."),
+            Option("Nothing: a compaction starts the session over.",
+                   "A compaction does feel like a fresh start. But the session carries on with "
+                   "the same harness, and something at the very front of the request did not "
+                   "change: line (c) of the cell below finds how much."),
         ),
     ),
     Number(
@@ -71,13 +73,15 @@ RUNGS = (
             Option("A text written once by hand, next to SYSTEM, describing the agent's tools.",
                    "That is the briefing of the wall. It was true of some session once, and it "
                    "stays as it was written while sessions differ: a read-only session gets told "
-                   "about write and bash."),
+                   "about write and bash, and line (a) of the cell below goes round the tools "
+                   "it was told of."),
             Option("The list of tools handed to this session, the same list the Harness offers.",
                    "Then the briefing cannot promise a tool the session lacks, or leave out one "
                    "it has: both come from one list, and a session with fewer tools gets a "
                    "shorter briefing by itself.",
                    right=True),
             Option("Every tool the harness knows how to make, so the model always knows its options.",
+                   "More knowledge sounds safer, and line (c) of the cell below shows the price. "
                    "Knowing of a tool it cannot call is not an option for the model; it is a "
                    "trap. The tool definitions in the request and the briefing would disagree, "
                    "and the briefed model believes the briefing."),
@@ -86,24 +90,32 @@ RUNGS = (
     Multi(
         id="what-is-stable",
         title="What may go into a briefing that must stay the same all session",
-        options=(("the name of the project", True),
-                 ("each tool's one-line guideline", True),
-                 ("the current time", False),
-                 ("the list of files in the workspace", False),
-                 ("how many messages the transcript holds so far", False),
-                 ("the language and version the project is written in", True)),
+        options=(("the name of the project", True,
+                  "It can feel too small to bother with, but it is exactly the kind of fact the "
+                  "model would otherwise spend a call finding out, and nothing in a session "
+                  "renames the project."),
+                 ("each tool's one-line guideline", True,
+                  "It looks like it belongs to the tools rather than the session, but the tools "
+                  "are fixed for the session's whole life, so their guidelines are too."),
+                 ("the current time", False,
+                  "The model may well need it, which is the pull. It is different at every "
+                  "prompt, though, so a briefing holding it is either wrong or rebuilt, and the "
+                  "wall showed what rebuilt costs."),
+                 ("the list of files in the workspace", False,
+                  "It is true when the session starts and saves the model a listing, so it "
+                  "tempts. The cell below shows it stop being true at the agent's first write."),
+                 ("how many messages the transcript holds so far", False,
+                  "It sounds like useful bookkeeping, but it grows with every message: a "
+                  "briefing that carries it changes its bytes at every request."),
+                 ("the language and version the project is written in", True,
+                  "It could change in principle, an upgrade, but not through anything the agent "
+                  "does in a session; it is as stable as the project's name.")),
         right="The project's name, its language and the tools' guidelines hold for the whole "
               "session, so they can sit in the prefix every request shares. The time, the file "
               "list and the message count all move while the session runs, and a briefing "
               "holding any of them is either out of date or rebuilt, which is a new prefix.",
-        # Multi has one `wrong` text for every wrong set of ticks, so it speaks to each option in
-        # turn: the learner finds the line about the tick they got wrong.
-        wrong="Not quite; take each tick on its own, and ask whether it can change before the "
-              "session ends. The project's name: no, tick it. Each tool's guideline: the tools "
-              "are fixed for the session, tick it. The language and version: nothing the agent "
-              "does changes them, tick it. The current time changes at every prompt. The file "
-              "list holds only until the agent's first write. The message count grows with "
-              "every message. Those three stay out, or go after the stable part.",
+        wrong="For each option, ask one thing: can it change before the session ends, through "
+              "anything the session itself does?",
     ),
     Choice(
         id="tool-order",
@@ -112,13 +124,15 @@ RUNGS = (
             Option("No: the model reads the whole list whatever its order.",
                    "The model does not mind; the cache does. [general] A prefix cache compares "
                    "bytes, and the same tools listed in another order are different bytes, so a "
-                   "resumed session whose tools came in another order starts cold."),
+                   "resumed session whose tools came in another order starts cold: the tuesday "
+                   "line of the cell below."),
             Option("Yes: sort the lines by name, so the same tools always give the same text.",
                    "A fixed order makes the briefing a function of which tools there are, not of "
-                   "how a caller happened to list them.",
+                   "how a caller happened to list them. The last line of the cell below sorts "
+                   "tuesday's list.",
                    right=True),
             Option("Keep the order the caller passed: it says which tools matter most.",
-                   "That order is an accident of the code that built the list, and it can differ "
+                   "Respecting the caller sounds polite, but that order is an accident of the code that built the list, and it can differ "
                    "between two callers with the same tools, or between a session and its resume. "
                    "If a tool matters most, its guideline can say so."),
         ),
@@ -127,24 +141,26 @@ RUNGS = (
         id="where-now-goes",
         title="Where the time goes, when the model should know it",
         options=(
-            Option("At the top of the system prompt, where the model reads it first.",
-                   "That is the wall: the first bytes of every request differ, and twenty prompts "
-                   "get twenty misses."),
-            Option("At the end of the system prompt, after the tools and the facts.",
-                   "Better for a provider that caches by the token, since the briefing before it "
-                   "still matches. But every message comes after the system prompt, so each "
-                   "change of the time still orphans the whole transcript. In the lab's model the "
-                   "system prompt and the tools are one unit, and it would miss entirely."),
-            Option("In the transcript, after everything stable: a message at the start of the "
-                   "session.",
-                   "The system prompt and tools stay the same bytes for the whole session, and "
-                   "the moment rides in a message that later requests repeat unchanged, so it is "
-                   "cached too.",
-                   right=True),
+            Option("At the top of the system prompt, stamped afresh for every prompt, where "
+                   "the model reads it first.",
+                   "It is where a person would put a date on a letter. It is also the wall: the "
+                   "first bytes of every request differ, so no request ever shares a prefix with "
+                   "another. Line (a) of the cell below."),
+            Option("At the end of the system prompt, written once when the session starts.",
+                   "Within one session this holds still, and caches as well as the right answer: "
+                   "compare lines (b) and (d) of the cell below for session 1. The cost shows in "
+                   "session 2: its system prompt differs from session 1's, so the one prefix "
+                   "every session of these tools could share is gone."),
             Option("Nowhere: leave it out, since it costs money.",
-                   "Fine when nothing depends on it, and then it should stay out. When the model "
-                   "needs the date (a changelog entry, a licence year), it will guess one, and "
-                   "write its guess down with confidence."),
+                   "The cache is as good as it gets, line (c) of the cell below. But when the "
+                   "model needs the date (a changelog entry, a licence year), it will guess one, "
+                   "and write its guess down with confidence."),
+            Option("In the transcript: a message at the start of the session, after everything "
+                   "stable.",
+                   "Right. The system prompt and tools are then the same bytes in every session "
+                   "with these tools, so a new session starts with them already cached, and the "
+                   "moment rides in a message that later requests repeat unchanged.",
+                   right=True),
         ),
     ),
     Open(
@@ -169,8 +185,10 @@ RUNGS = (
              "It might, but that is not what goes wrong here: the text does not even need to "
              "change in meaning. One different byte at the front is enough to lose the cache."),
             ("So that the briefing is the same in every session.",
-             "Within a session is what the cache rewards. Between sessions a different "
-             "briefing is fine, and sometimes right: a session with other tools needs another."),
+             "Sessions with the same tools and facts should get the same briefing, and lab 2 "
+             "tests it: that is why the moment stays out of it. But building once does not give "
+             "you that, since every session builds its own; what building once protects is the "
+             "rest of this session, against a change in what the builder reads."),
         ),
     ),
 )
@@ -187,14 +205,14 @@ HINTS = {
                  "line, \"Workspace:\", and one line per key in sorted order.\n\n"
                  "For a tool's guideline, prefer `tool.get(\"guideline\")` and fall back on "
                  "`tool[\"description\"]`; keep the first line only.",
-        outline="    lines = [SYSTEM, \"\", \"Tools:\"]\n"
-                "    for tool in sorted(tools, key=name):\n"
-                "        text = tool.get(\"guideline\") or tool[\"description\"]\n"
-                "        lines.append(f\"- {name}: {first line of text, stripped}\")\n"
-                "    if there are no tools: lines.append(\"(none)\")\n"
-                "    if facts: lines += [\"\", \"Workspace:\"] + [f\"{k}: {facts[k]}\" for k in sorted(facts)]\n"
-                "    return \"\\n\".join(lines)\n\n"
-                "`sorted` returns a new list, so the caller's list keeps its order.",
+        outline="Start from your lesson 1 words, a blank line and the heading for the tools. "
+                "Then go through the tools in the order of their names, never in the order you "
+                "were given them, and write one line for each: its name, then the first line of "
+                "its guideline, or of its description when it has no guideline, trimmed. With "
+                "no tools at all the list is the single placeholder line. Facts come only when "
+                "there are some: a blank line, their heading, one line per key in sorted order. "
+                "Join everything with newlines, and make sure nothing you sorted was the "
+                "caller's own list.",
     ),
     2: Hints(
         lab=2,
@@ -207,9 +225,11 @@ HINTS = {
                  "The moment `now` goes in the transcript, not the system prompt: the messages "
                  "the Harness starts with are `list(messages)`, plus one more user message when "
                  "`now` is given.",
-        outline="    system = briefing(tools, facts)\n"
-                "    start = list(messages)\n"
-                "    if now: start.append(user_message(f\"[Session started {now}]\"))\n"
-                "    return Harness(model, system, tools, start, max_turns)",
+        outline="Make the briefing first, from the very tools you will hand the Harness, and "
+                "keep it in a name of its own. Make the starting transcript a new list from "
+                "`messages`; only when a moment was given, add one user message that says when "
+                "the session started, after the messages you were given. Build the Harness "
+                "from the model, that string, the same tools, the starting list and the brake, "
+                "and return it.",
     ),
 }

@@ -23,21 +23,21 @@ RUNGS = (
         id="fact-from-a-file",
         title="A fact read from a file, put in the briefing",
         options=(
-            Option("Nothing new: the briefing is built from facts, and this is one more fact.",
-                   "It is built the same way, which is the trouble. Until now every fact was "
-                   "something you typed or the harness measured. This one is whatever the "
-                   "README's author wrote, and it now stands in the system prompt, the text "
-                   "every request opens with and the model trusts most."),
             Option("The README's author now writes part of the system prompt, unlabelled, in "
                    "every request of the session.",
                    "Lesson 13 held the briefing still and true; it never asked who wrote each "
                    "word of it. A line copied out of a file speaks with the harness's own voice "
-                   "there.",
+                   "there: line (a) of the cell below finds it, unmarked.",
                    right=True),
+            Option("Nothing new: the briefing is built from facts, and this is one more fact.",
+                   "It is built the same way, which is the trouble (line (b) of the cell below). Until now every fact was "
+                   "something you typed or the harness measured. This one is whatever the "
+                   "README's author wrote, and it now stands in the system prompt, the text "
+                   "every request opens with and the model trusts most."),
             Option("The cache breaks, because the README may change during the session.",
-                   "session() builds the briefing once, so a later edit to the README changes "
-                   "nothing mid-session: lesson 13 already took care of that. The cost is not "
-                   "in the bill."),
+                   "Lesson 13 trained you to watch the cache, so it is the first worry. But session() builds the briefing once, so a later edit to the README changes "
+                   "nothing mid-session: lesson 13 already took care of that, and line (c) of the "
+                   "cell below edits the README to check. The cost is not in the bill."),
         ),
     ),
     Choice(
@@ -46,17 +46,20 @@ RUNGS = (
         options=(
             Option("Nothing happens: the README arrives as a tool result, and the harness knows "
                    "tool results are not instructions.",
-                   "The harness knows no such thing. It passes the result on, as it should; what "
+                   "The role does say where the text came from, which is why it tempts. But the "
+                   "harness knows no such thing (line (a) of the cell below). It passes the result on, as it should; what "
                    "the model makes of it is the model's business, and this model obeys "
                    "whatever it reads."),
+            Option("The run stops with an error, since the command's host does not exist.",
+                   "A command to a host that does not exist does fail. But the shell answers with "
+                   "an exit code, and lesson 4 made a failing command an ordinary result (line "
+                   "(b) of the cell below). By then the command has run, which is the damage."),
             Option("The model runs the command through bash, and its last reply says only "
                    "\"Done.\"",
                    "Every part of your harness did its job: the result was recorded, paired and "
-                   "sent. Nothing in it stood between an order in a file and the shell.",
+                   "sent. Nothing in it stood between an order in a file and the shell: line (c) "
+                   "of the cell below.",
                    right=True),
-            Option("The run stops with an error, since the command's host does not exist.",
-                   "The shell answers with an exit code, and lesson 4 made a failing command "
-                   "an ordinary result. By then the command has run, which is the damage."),
         ),
     ),
     Choice(
@@ -64,7 +67,7 @@ RUNGS = (
         title="Who speaks the order after a compaction",
         options=(
             Option("The README's author, as before: a summary is only a digest of the record.",
-                   "A digest, yes, but look at the role. replay() hands the summary back as a "
+                   "It is where the words came from, so it feels true. A digest, yes, but look at the role. replay() hands the summary back as a "
                    "user message, and the model has no other way to tell who wrote a message "
                    "than its role."),
             Option("The user: the order now sits in a user message, as a next step.",
@@ -73,62 +76,70 @@ RUNGS = (
                    "from a file. A model that obeys the user alone obeys it.",
                    right=True),
             Option("The assistant: the summary was written by a model.",
-                   "It was, by the writer's model. But it goes back into the transcript as a "
+                   "It was, by the writer's model, which makes it tempting. But it goes back into the transcript as a "
                    "user message, and that is the voice the agent's model hears."),
         ),
     ),
     Multi(
         id="promotions",
         title="Where text from a tool can end up in a more trusted voice",
-        options=(("a compaction's summary, replayed as a user message", True),
-                 ("a briefing fact copied from a file", True),
-                 ("the toolResult message that carries the file", False),
-                 ("the model's own reply, quoting the file", False)),
+        options=(("a compaction's summary, replayed as a user message", True,
+                  "It feels like the harness's own housekeeping, not a move of anyone's words. "
+                  "But the summary is made from the tool results too, and replay hands it back "
+                  "in the user's role."),
+                 ("a briefing fact copied from a file", True,
+                  "A fact sounds neutral. Copied from a file, it is the file's author speaking "
+                  "in the system prompt, the most trusted text of the request."),
+                 ("the toolResult message that carries the file", False,
+                  "It does carry the order, which is why it tempts. But that is where a tool's "
+                  "words belong, and its role says whose they are: nothing was moved."),
+                 ("the model's own reply, quoting the file", False,
+                  "It repeats the order, so it looks like a promotion. But a reply is the "
+                  "model's voice, and what it quotes stays a quotation; the next summary may "
+                  "promote it, not the reply itself.")),
         right="Two promotions: the summary turns a file's words into the user's voice, and a "
               "fact copied into the briefing turns them into the system prompt's. The toolResult "
               "is the file's own place, with its role saying so. What the model writes is the "
               "model's voice; quoting a file there promotes nothing, although the next summary "
               "may.",
-        wrong="Check each tick on its own. The summary: replay makes it a user message, so tick "
-              "it. A fact from a file: it lands in the system prompt, so tick it. The toolResult: "
-              "that is where tool text belongs, and its role says whose it is; leave it. The "
-              "model's reply: those are the model's words, in the model's voice; leave it.",
+        wrong="For each place, ask two things: whose words are these, and does the role they end "
+              "up in say so? The cell below checks every place.",
     ),
     Choice(
         id="filter",
         title="A filter that drops every line saying \"AI agents\"",
         options=(
             Option("It solves the problem: no line addressed to agents ever reaches the model.",
-                   "It solves this README. The next one says \"Assistant, please...\", or puts "
+                   "It does stop the wall's line, which is what makes it feel finished. But it solves this README. The next one says \"Assistant, please...\", or puts "
                    "the order in a code comment, or in French. A filter only knows the attacks "
-                   "its author thought of."),
+                   "its author thought of: line (a) of the cell below."),
+            Option("It is needless: a careful model ignores instructions in tool results.",
+                   "A careful model ignores them in tool results, true. The second half of the "
+                   "wall showed the same words arriving in a user message, where careful means "
+                   "obedient: line (b) of the cell below."),
             Option("It helps a little, and it also hides real text: a project's own notes to "
                    "agents (\"AI agents: run the tests with pytest -q\") go missing too.",
                    "Both halves are true, and the second is why filters on content are a poor "
                    "main defence. The lesson keeps them out of the tool results entirely and "
                    "limits what any order can reach instead.",
                    right=True),
-            Option("It is needless: a careful model ignores instructions in tool results.",
-                   "A careful model ignores them in tool results. The second half of the wall "
-                   "showed the same words arriving in a user message, where careful means "
-                   "obedient."),
         ),
     ),
     Choice(
         id="where-gate",
         title="Where the approval question belongs",
         options=(
-            Option("In the system prompt: \"Ask before running anything risky.\"",
-                   "That asks the model to police itself, and the model is the part an "
-                   "injection has already talked round. A rule only the model reads is a "
-                   "request, not a rule."),
             Option("In front of each consequential tool, in the harness, before it runs.",
                    "The harness runs every tool; the model only asks. A gate there holds "
                    "whatever the model has been told, and a refusal can travel back the way "
                    "every failure does, through run_tool.",
                    right=True),
+            Option("In the system prompt: \"Ask before running anything risky.\"",
+                   "It costs one sentence and the model does read it. But that asks the model to police itself, and the model is the part an "
+                   "injection has already talked round. A rule only the model reads is a "
+                   "request, not a rule."),
             Option("After the tool has run: show the user what happened and let them undo it.",
-                   "A download piped into a shell cannot be undone, and neither can a message "
+                   "It never gets in the user's way, which is its appeal. But a download piped into a shell cannot be undone, and neither can a message "
                    "sent or a file overwritten with nothing kept. The question comes before."),
         ),
     ),
@@ -176,7 +187,10 @@ RUNGS = (
                      "believes is in the harness: text from tools keeps its label when it moves "
                      "(the summary quotes it), consequential tools wait for approval, and bash "
                      "refuses the network by pattern. No filter catches every injection; the "
-                     "harness limits what a fooled model can reach.",
+                     "harness limits what a fooled model can reach.\n\n"
+                     "Text that arrives through a tool is data: it speaks for whoever wrote it, "
+                     "never for the user, and the harness neither promotes it to a more trusted "
+                     "voice nor lets a model fooled by it reach much.",
         common=(
             ("\"That is enough: good models follow their system prompt.\"",
              "Mostly. The gullible prop is an exaggeration, not an invention; \"mostly\" is "
@@ -222,21 +236,19 @@ HINTS = {
                  "PermissionError. Wrap the approve call in try/except so a raising approve "
                  "becomes a refusal. Copy each tool with dict(tool, execute=...).\n\n"
                  "command_rules is a loop over COMMAND_RULES with re.search.",
-        outline="`QuotingWriter.complete`: `return self.model.complete(system + \"\\n\\n\" + "
-                "DATA_RULE, messages, tools)`.\n\n"
-                "`gate`:\n\n"
-                "    def gated(tool):\n"
-                "        def execute(arguments):\n"
-                "            try: answer = approve({\"name\": tool[\"name\"], \"arguments\": dict(arguments)})\n"
-                "            except Exception as exc: answer = str(exc)\n"
-                "            if answer is not True:\n"
-                "                reason = answer if isinstance(answer, str) and answer else \"not approved\"\n"
-                "                raise PermissionError(f\"{tool['name']} was not run: {reason}\")\n"
-                "            return tool[\"execute\"](arguments)\n"
-                "        return dict(tool, execute=execute)\n\n"
-                "then one list: `gated(t)` for names in `consequential`, `dict(t)` for the rest.\n\n"
-                "`command_rules`: True for other tools; the command or \"no command line to "
-                "check\"; the first `re.search(pattern, command, re.IGNORECASE)` that finds "
-                "something answers `f\"{why}: {found.group(0)}\"`; else True.",
+        outline="QuotingWriter.complete: a single call to the wrapped model, whose system "
+                "prompt is the one it was given, a blank line, then the rule; everything else "
+                "goes through untouched, and its reply comes back as it is.\n\n"
+                "gate: build the new list one tool at a time. A tool whose name is not "
+                "consequential is copied as it is. For the others, the copy's execute is a new "
+                "function that remembers the original: it asks approve about a copy of the "
+                "call, treats an approve that raises as a no whose reason is the exception's "
+                "text, runs the original only for an answer that is True itself, and otherwise "
+                "raises the refusal with the reason the contract describes. Never change the "
+                "dicts you were given.\n\n"
+                "command_rules: any tool but bash is fine. Without a command line that is a "
+                "string, say so. Otherwise try the rules in their order, ignoring case; the "
+                "first that finds something refuses, naming its reason and what it found; a "
+                "line no rule finds is fine.",
     ),
 }

@@ -76,7 +76,8 @@ def test_remade_changes_only_the_names_given():
 
 def test_the_wall_shows_the_bill_and_the_lab_shows_it_fall(master):
     wall = stdout_of(by_id(master, "demo-wall"))
-    assert "1,120,000 bytes" in wall and "requests that carried it: 6 of 7" in wall
+    # Characters, not bytes: the wall must not name the unit the budget question asks for.
+    assert "1,120,000 characters" in wall and "bytes" not in wall and "requests that carried it: 6 of 7" in wall
     again = stdout_of(by_id(master, "demo-wall-again"))
     assert "Use offset=1786 to continue." in again and "requests that carried it: 6 of 7" in again
     bills = [int(text.split("bill for the session    : ")[1].split()[0].replace(",", ""))

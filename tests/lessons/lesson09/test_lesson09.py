@@ -23,8 +23,9 @@ def outputs(cell_id):
 
 def test_the_wall_output_is_what_the_text_says():
     wall = outputs("demo-wall")
-    assert 'h.prompt("Use spaces.") -> RuntimeError: already running\n' in wall
-    assert "files written with tabs: 6 of 6" in wall
+    assert '(c) h.prompt("Use spaces.")  -> RuntimeError: already running\n' in wall
+    assert "(b) h.messages.append(...)   -> AttributeError:" in wall
+    assert "(a) nowhere: the run went on -> files written with tabs: 6 of 6" in wall
     splice = outputs("demo-splice")
     assert "validate        : messages[3]: toolCall c2 has no toolResult after it" in splice
     assert "400 invalid_request: messages[3]: toolCall c2 has no toolResult after it" in splice

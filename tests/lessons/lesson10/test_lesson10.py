@@ -44,7 +44,11 @@ def test_the_second_wall_cell_shows_a_503_then_a_400(master):
 def test_the_recall_cell_shows_two_runs_with_one_record_and_two_disks(master):
     lines = stdout_of(by_id(master, "demo-break")).splitlines()
     assert lines == ["walked away at the event: U A[w1] R(w1) A[w2] | on the disk: ['a.py']",
-                     "Ctrl-C inside the tool  : U A[w1] R(w1) A[w2] | on the disk: ['a.py', 'b.py']"]
+                     "Ctrl-C inside the tool  : U A[w1] R(w1) A[w2] | on the disk: ['a.py', 'b.py']",
+                     "",
+                     "(a) the two records are the same: True",
+                     "(b) b.py written after walking away at tool_execution_start: False",
+                     "(c) a.py undone by the break: False | b.py undone by Ctrl-C in the tool: False"]
 
 
 def test_the_options_cells_show_what_the_questions_claim(master):
@@ -53,6 +57,8 @@ def test_the_options_cells_show_what_the_questions_claim(master):
     assert what.count("was interrupted; I will look before doing it again.") == 2
     orphan = stdout_of(by_id(master, "demo-orphan"))
     assert "400 invalid_request: messages[1]: toolResult c2 has no toolCall before it" in orphan  # the seed's words
+    assert "(c) the second list             : U A[w1] R(w1) A[w2] R(w2) U A! U A | messages[6]: assistant message is empty" \
+        in stdout_of(by_id(master, "demo-record-or-view"))          # two lists: the copy needs repairing again
     two = stdout_of(by_id(master, "demo-two-results"))
     assert "toolResult c1 answers a toolCall that already has a result" in two
     record = stdout_of(by_id(master, "demo-record-or-view"))
@@ -105,3 +111,15 @@ def test_the_onlooker_says_what_the_view_shows_of_w2():
     assert "interrupted" in said(harness.repair_tool_history(start + [lab.reply(stage.W2)]) + [lab.user("Go.")])
     assert said(start + [lab.reply(stage.W2), lab.tool_result(stage.W2, "fine"), lab.user("Go.")]) \
         == "w2 (write b.py) is done: fine"
+
+
+def test_the_repair_when_cell_shows_a_repair_at_the_accident_missing_two_holes(master):
+    lines = stdout_of(by_id(master, "demo-repair-when")).splitlines()
+    at_accident = [lines[i] for i in (1, 6, 11)]
+    view = [lines[i] for i in (3, 8, 13)]
+    assert [line.split(": ", 1)[1] for line in at_accident] == [
+        "answered", "400 invalid_request: messages[1]: assistant message is empty",
+        "400 invalid_request: messages[3]: toolCall w2 has no toolResult after it"]
+    assert all(line.endswith(": answered") for line in view)
+    assert lines[2].endswith("the record: U A[w1] R(w1) A[w2] R(w2) U A")   # the stand-in written into the record
+    assert lines[4].endswith("the record: U A[w1] R(w1) A[w2] U A")         # the record as it happened

@@ -106,3 +106,33 @@ def test_the_hidden_only_answer_passes_what_the_learner_sees_and_fails_a_hidden_
         results = checks.run(11, 1, manifest.Namespace(found))
         assert all(r.passed for r in results if not r.test.hidden)
         assert any(not r.passed for r in results if r.test.hidden)
+
+
+def test_the_options_cells_run_every_option_and_show_what_its_feedback_claims():
+    nb = nbformat.read(build.notebook_path(11), as_version=4)
+
+    def out(cell_id):
+        cell = next(c for c in nb.cells if c.get("id") == cell_id)
+        return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+
+    assert "(a) prompts back, cut during save 1, 2, ... 10: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]" in out("demo-rewrite-cut")
+    assert "(b) the ninth copy still on the disk          : False" in out("demo-rewrite-cut")
+    when = out("demo-when").splitlines()
+    assert [line.split("the log: ")[1] for line in when if "the log: " in line] == [
+        "0 messages", "0 messages", "6 messages U A[w1] R(w1) A[w2] R(w2) A[w3]"]
+    full = out("demo-full-disk")
+    assert "(a) end the run   : the run ended: [Errno 28]" in full
+    assert full.count("record: 8 messages | log: 5 lines | after a reboot: 5 messages") == 2  # (b) and (c)
+    torn = out("demo-torn")
+    assert torn.count("it sees 2 entries: the new message is gone too") == 2                # (a) and (b)
+    assert "(c) entries() raises: ValueError: session.jsonl, line 3" in torn
+    twice = [line.rsplit(": ", 1)[1] for line in out("demo-two-windows").splitlines()]
+    assert twice == ["True", "False", "True", "False"]                                      # the Multi's key
+    assert out("demo-cache-the-state").splitlines() == [
+        "cut in the middle of a run     : the log replays 6 messages | the snapshot: 4 messages",
+        "cut during the snapshot's save : the log replays 8 messages | the snapshot: not JSON"]
+
+
+def test_the_two_windows_key_matches_what_its_cell_shows():
+    rung = next(r for r in load(11).RUNGS if r.id == "two-windows")
+    assert [right for _, right, _ in rung.options] == [False, True, False, True]

@@ -1,0 +1,394 @@
+"""An event loop on virtual time, for lesson 15: awaiting costs virtual seconds, never real ones.
+
+    await lab.meanwhile(main())      in a notebook cell, where the kernel already runs a loop
+    lab.meanwhile(main())            on the command line or in the grader's worker: the value
+
+meanwhile(coro) runs `coro` on a fresh loop whose time() is lab.clock. When no callback is ready
+and the next timer is due at t, the loop moves the clock to t at once instead of sleeping, so a
+20-second wait on the model costs no real time at all. Timers due at the same instant run in the
+order they were scheduled, so every run prints the same times in the same order.
+
+Our simplification: a real loop sleeps until its next timer, and two timers due together may run
+in either order; real I/O would arrive at real times. Here the only time is lab.clock, and real
+I/O, if a coroutine has any, is polled without waiting.
+"""
+
+import asyncio
+import contextvars
+import gc
+import inspect
+import selectors
+import threading
+import weakref
+from concurrent.futures import Future
+
+from .virtual_time import clock
+
+# The clock's grain: Clock.advance rounds to this many decimals, and timers are put on the same
+# grid, so that moving the clock to a timer's due time lands on it exactly.
+PLACES = 6
+DEFAULT_LIMIT = 3600.0   # virtual seconds: an hour of virtual time is minutes of busy real time
+_WIND_DOWN_ROUNDS = 10   # how often a task that will not stop is cancelled before we give up on it
+_WIND_DOWN_GRACE = 60.0  # virtual seconds a cancelled task may take to finish, each round
+
+_one_at_a_time = threading.Lock()   # the clock is one, so only one virtual loop may run
+
+
+# == errors the loop stops with ==
+
+
+class Deadlock(RuntimeError):
+    """Every task on the virtual loop waits for something that nothing will ever bring: no timer
+    is set, no callback is ready. The message names the waiting tasks."""
+
+
+class OutOfTime(TimeoutError):
+    """The coroutine given to meanwhile() was still running at its limit of virtual seconds, and
+    has been cancelled."""
+
+
+class Unheard(RuntimeError):
+    """A task on the virtual loop failed and nobody awaited it, so its exception would otherwise
+    pass in silence. The task's exception is the __cause__."""
+
+
+# == the loop ==
+
+
+class _Due(float):
+    """A timer's due time that remembers the order timers were scheduled in, so that two timers
+    due at the same instant run first-scheduled first (asyncio's heap alone does not promise it)."""
+
+    def __new__(cls, when, order):
+        due = super().__new__(cls, when)
+        due.order = order
+        return due
+
+    def _key(self, other):
+        return (float(self), self.order), (float(other), getattr(other, "order", -1))
+
+    def __lt__(self, other):
+        mine, theirs = self._key(other)
+        return mine < theirs
+
+    def __gt__(self, other):
+        mine, theirs = self._key(other)
+        return mine > theirs
+
+
+class _VirtualSelector(selectors.BaseSelector):
+    """A selector that never waits for real. Real I/O is polled; when nothing is ready, it moves
+    lab.clock on to the next timer, or, when no timer is left that a task set, tells its loop
+    that nothing will ever happen again."""
+
+    def __init__(self):
+        self._real = selectors.DefaultSelector()
+        self.loop = None   # set by VirtualLoop, which is made around this selector
+
+    def register(self, fileobj, events, data=None):
+        return self._real.register(fileobj, events, data)
+
+    def unregister(self, fileobj):
+        return self._real.unregister(fileobj)
+
+    def modify(self, fileobj, events, data=None):
+        return self._real.modify(fileobj, events, data)
+
+    def get_map(self):
+        return self._real.get_map()
+
+    def close(self):
+        self._real.close()
+
+    def select(self, timeout=None):
+        """What is ready now. `timeout` is how long the loop would sleep (None: for ever); instead
+        of sleeping, the clock jumps by it, or the loop is told that it is stuck."""
+        ready = self._real.select(0)
+        if ready or timeout == 0:
+            return ready
+        if timeout is None or not self.loop._waiting_timers():
+            self.loop._stuck()
+        else:
+            clock.advance(timeout)
+        return []
+
+
+class VirtualLoop(asyncio.SelectorEventLoop):
+    """A selector event loop whose time() is lab.clock and whose selector never sleeps (see the
+    module's docstring). Made and run by meanwhile(); a cell should not need it directly."""
+
+    def __init__(self):
+        selector = _VirtualSelector()
+        super().__init__(selector)
+        selector.loop = self
+        self._order = 0
+        self._timers = []          # the timers tasks set, to tell a wait from a deadlock
+        self._limit_timer = None
+        self.stuck_at = None       # the clock when every task waited and nothing could wake one
+        self.unheard = []          # what asyncio would have logged to stderr, kept instead
+        self.tasks = weakref.WeakSet()
+        self.set_debug(False)      # debug mode would time callbacks on this clock and warn
+        self.set_exception_handler(lambda loop, context: self.unheard.append(context))
+        self.set_task_factory(self._make_task)
+
+    def time(self):
+        """The loop's clock is the course's one virtual clock."""
+        return clock.now
+
+    def call_at(self, when, callback, *args, context=None):
+        """asyncio's call_at, with the due time put on the clock's grid and tagged with the order
+        of scheduling, so that timers due together keep that order."""
+        self._order += 1
+        handle = super().call_at(_Due(round(when, PLACES), self._order), callback, *args,
+                                 context=context)
+        self._timers.append(handle)
+        return handle
+
+    def run_in_executor(self, executor, func, *args):
+        """Refused: work in a thread takes real time, which this loop's clock cannot see."""
+        raise RuntimeError("the virtual loop runs nothing in threads (run_in_executor, "
+                           "asyncio.to_thread): a thread takes real time, which lab.clock cannot "
+                           "see; make the slow step a coroutine that awaits asyncio.sleep instead.")
+
+    def _make_task(self, loop, coro, **options):
+        task = asyncio.Task(coro, loop=loop, **options)
+        self.tasks.add(task)
+        return task
+
+    def _waiting_timers(self):
+        """True while a timer set by a task (not the limit's) is still to run. Called only when
+        nothing is ready, so every timer due by now has already run."""
+        now = clock.now
+        self._timers = [h for h in self._timers
+                        if not h.cancelled() and h.when() > now and h is not self._limit_timer]
+        return bool(self._timers)
+
+    def _stuck(self):
+        self.stuck_at = clock.now
+        self.stop()
+
+
+# == running a coroutine on it ==
+
+
+def meanwhile(coro, limit=DEFAULT_LIMIT):
+    """Run the coroutine `coro` on a fresh VirtualLoop, and give back what it returns.
+
+    Where no event loop runs in the calling thread (a script, the command line, the grader's
+    worker), it runs `coro` right there and returns its value. Where one does (a notebook cell,
+    which the kernel runs on its own loop), it runs the virtual loop in a worker thread and
+    returns an awaitable at once: `await lab.meanwhile(main())`. The running loop is never
+    patched, and the caller's context variables are seen by `coro`.
+
+    Whatever `coro` raises comes out unchanged (the same exception object). Tasks that are still
+    pending when it returns are cancelled and given their turn to finish, as asyncio.run does.
+    It raises instead:
+    - Deadlock, when every task waits and nothing will wake one (no timer, no ready callback);
+    - OutOfTime, when `coro` is still running `limit` virtual seconds after the start (None: no
+      limit); it is cancelled first;
+    - Unheard, when `coro` succeeded but another task failed and nobody awaited it.
+    Only one virtual loop runs at a time, since there is one clock."""
+    if not inspect.iscoroutine(coro):
+        named = getattr(coro, "__name__", None)
+        hint = f" such as {named}() with the brackets," if named and callable(coro) else ""
+        raise TypeError(f"meanwhile() takes a coroutine,{hint} not {coro!r}.")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                              or limit <= 0):
+        coro.close()
+        raise ValueError(f"meanwhile(limit=...) takes a number of virtual seconds above 0, or "
+                         f"None for no limit, not {limit!r}.")
+    if not _one_at_a_time.acquire(blocking=False):
+        coro.close()   # never awaited: closing it keeps Python's warning off stderr
+        raise RuntimeError("lab.meanwhile is already running a virtual loop; inside a coroutine "
+                           "on it, await the other coroutine directly instead of calling "
+                           "meanwhile() again.")
+    try:
+        asyncio.get_running_loop()
+        in_a_loop = True
+    except RuntimeError:
+        in_a_loop = False
+    if in_a_loop:
+        return _in_a_thread(coro, limit)
+    # Outside the except clause: an exception of the coroutine's must not get ours as context.
+    try:
+        loop, main, ran_out = _start(coro, limit, contextvars.copy_context())
+        return _finish(loop, main, coro, limit, ran_out)
+    finally:
+        _one_at_a_time.release()
+
+
+def _in_a_thread(coro, limit):
+    """Run the virtual loop in a worker thread; an asyncio future of the caller's loop gets its
+    outcome. Cancelling that future (an interrupted cell) cancels the coroutine."""
+    done = Future()
+    # Made here, not in the thread, so that a cancel arriving at once has a task to cancel.
+    try:
+        loop, main, ran_out = _start(coro, limit, contextvars.copy_context())
+    except BaseException:
+        _one_at_a_time.release()
+        raise
+
+    def work():
+        # Running from now on, so the caller's cancel reaches the coroutine (give_up) instead of
+        # cancelling this future, which could then no longer take the outcome.
+        wanted = done.set_running_or_notify_cancel()
+        try:
+            value, failure = _finish(loop, main, coro, limit, ran_out), None
+        except BaseException as exc:  # every outcome goes to the caller, nothing to the thread
+            value, failure = None, exc
+        _one_at_a_time.release()      # before the caller hears, so it may start another at once
+        if not wanted:
+            return                    # the caller gave up before the thread began
+        if failure is None:
+            done.set_result(value)
+        else:
+            done.set_exception(failure)
+
+    outcome = asyncio.wrap_future(done)
+
+    def give_up(fut):
+        if fut.cancelled():
+            try:
+                loop.call_soon_threadsafe(main.cancel)
+            except RuntimeError:      # the loop has closed meanwhile: nothing left to cancel
+                pass
+    outcome.add_done_callback(give_up)
+    threading.Thread(target=work, name="lab.meanwhile", daemon=True).start()
+    return outcome
+
+
+def _short(qualname):
+    """A function's name as it reads in its own code: without the "outer.<locals>." before it."""
+    return qualname.rsplit("<locals>.", 1)[-1]
+
+
+def _name(task):
+    """A task's name as the learner wrote it: the name given to create_task, or its coroutine's."""
+    name = task.get_name()
+    # asyncio's own names count tasks (and differ run to run); Python 3.13.0 names an unnamed
+    # task made through a task factory "None".
+    if (name.startswith("Task-") and name[5:].isdigit()) or name == "None":
+        name = _short(getattr(task.get_coro(), "__qualname__", "a task"))
+    return name
+
+
+def _where(task):
+    """`name (waiting in f)`, f being the innermost coroutine the task is suspended in, found by
+    following what each coroutine awaits."""
+    inner, step = None, task.get_coro()
+    while step is not None:
+        code = getattr(step, "cr_code", None) or getattr(step, "gi_code", None)
+        if code is None:
+            break
+        inner = _short(code.co_qualname)
+        step = getattr(step, "cr_await", None) or getattr(step, "gi_yieldfrom", None)
+    return f"{_name(task)} (waiting in {inner})" if inner else _name(task)
+
+
+def at(seconds):
+    """A time on the clock as the course prints it: 20.0, 0.25, 12345.678 (never 1.2e+04)."""
+    if round(seconds, 1) == seconds:
+        return f"{seconds:.1f}"
+    return f"{seconds:.{PLACES}f}".rstrip("0")
+
+
+def _until_done(loop, futures, grace=None):
+    """Run `loop` until every one of `futures` is done, the loop is stuck, or (with `grace`)
+    that many virtual seconds have passed."""
+    loop.stuck_at = None
+    waiting = [f for f in futures if not f.done()]
+    if not waiting:
+        return
+    together = asyncio.gather(*waiting, return_exceptions=True)
+    together.add_done_callback(lambda _: loop.stop())
+    alarm = loop.call_at(clock.now + grace, loop.stop) if grace is not None else None
+    if alarm is not None:
+        loop._timers.remove(alarm)   # the alarm wakes nobody: a wait for it alone is stuck
+    try:
+        loop.run_forever()
+    finally:
+        if alarm is not None:
+            alarm.cancel()
+
+
+def _wind_down(loop):
+    """Cancel every task still pending, and let each finish, as asyncio.run does; then close the
+    async generators left open. Returns the names of tasks that would not stop."""
+    for _ in range(_WIND_DOWN_ROUNDS):
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        if not pending:
+            break
+        for task in pending:
+            task.cancel()
+        _until_done(loop, pending, _WIND_DOWN_GRACE)
+    stubborn = sorted(_name(t) for t in asyncio.all_tasks(loop) if not t.done())
+    if not stubborn:
+        closing = loop.create_task(loop.shutdown_asyncgens(), name="shutdown_asyncgens")
+        _until_done(loop, [closing], _WIND_DOWN_GRACE)
+        if closing.done() and not closing.cancelled():
+            closing.exception()   # looked at, so asyncio keeps quiet about it
+    return stubborn
+
+
+def _start(coro, limit, context):
+    """A fresh VirtualLoop with `coro` as its main task, and the limit set; not yet running."""
+    loop = VirtualLoop()
+    main = loop.create_task(coro, context=context)
+    ran_out = []
+
+    def out_of_time():
+        ran_out.append(clock.now)
+        main.cancel()
+
+    if limit is not None:
+        loop._limit_timer = loop.call_at(clock.now + limit, out_of_time)
+    return loop, main, ran_out
+
+
+def _finish(loop, main, coro, limit, ran_out):
+    """Run `loop` in this thread until `main` is done, wind it down, and close it (see meanwhile)."""
+    main.add_done_callback(lambda _: loop.stop())
+    try:
+        loop.run_forever()
+        stuck = loop.stuck_at if not main.done() else None
+        waiting = sorted(_where(t) for t in asyncio.all_tasks(loop)
+                         if not t.done()) if stuck is not None else []
+        if loop._limit_timer is not None:
+            loop._limit_timer.cancel()
+        stubborn = _wind_down(loop)
+    finally:
+        loop.close()
+    others, unheard = [t for t in loop.tasks if t is not main], loop.unheard
+    del loop
+    if others:
+        del others
+        gc.collect()   # a failed task nobody awaited reports itself when it is collected
+    return _outcome(main, coro, limit, ran_out, stuck, waiting, stubborn, unheard)
+
+
+def _outcome(main, coro, limit, ran_out, stuck, waiting, stubborn, unheard):
+    """The value of `main`, or the one exception that says best how it ended."""
+    name = _short(getattr(coro, "__qualname__", "the coroutine"))
+    if stuck is not None:
+        raise Deadlock(f"every task is waiting and nothing will wake one (t={at(stuck)}): "
+                       f"{', '.join(waiting)}.")
+    if ran_out:
+        failure = None if main.cancelled() else main.exception()
+        raise OutOfTime(f"{name} was still running after {limit:g} virtual seconds (t="
+                        f"{at(ran_out[0])}), so it was cancelled; pass a larger limit= to "
+                        "meanwhile() if it is meant to take longer.") from failure
+    if main.cancelled() or main.exception() is not None:
+        return main.result()   # raises the coroutine's own exception, unchanged
+    if stubborn:
+        raise RuntimeError(f"{', '.join(stubborn)} would not stop: cancelled "
+                           f"{_WIND_DOWN_ROUNDS} times, it carried on each time; let "
+                           "asyncio.CancelledError go up instead of catching it.")
+    unheard = [c for c in unheard if c.get("exception") is not None]
+    if unheard:
+        failed = unheard[0]
+        task = failed.get("future") or failed.get("task")
+        who = _name(task) if isinstance(task, asyncio.Task) else "a callback"
+        exc = failed["exception"]
+        raise Unheard(f"{who} raised {type(exc).__name__}: {exc}, and nobody awaited it; "
+                      "await the task, or catch the error inside it.") from exc
+    return main.result()
