@@ -7,7 +7,9 @@
     python -m lab end 11                 the harness.py as lesson 11 leaves it
     python -m lab diff 11 12             what changed from the end of lesson 11 to lesson 12's starter
                                          (12.2 names lab 2's starter)
-    python -m lab build 12 [--check]     make lesson 12's notebook from its source and run it
+    python -m lab build 12 [--check]     make lesson 12's notebook from its source and run it, and
+                                         regenerate docs/grade-ids.md
+    python -m lab new 15 "Title" --gap NAME   a new lesson from the template (lab/lessons/new.py)
 """
 
 import argparse
@@ -34,10 +36,34 @@ def main(argv=None):
     p.add_argument("new", help="12 is lesson 12's starter, 12.2 its lab 2's")
     p = sub.add_parser("build", help="make a lesson's notebook from its source and run it")
     p.add_argument("rest", nargs=argparse.REMAINDER, help="the lesson, then --check or --no-run")
+    p = sub.add_parser("new", help="write a new lesson's folder, gap text and syllabus rows from the template")
+    p.add_argument("lesson", type=int)
+    p.add_argument("title")
+    p.add_argument("--gap", action="append", default=[], metavar="NAME",
+                   help="a definition lab 1 asks the learner to write (repeatable): summarize, SessionLog.rows")
     args = parser.parse_args(argv)
+    if args.command == "new":
+        from lab.lessons import new
+        try:
+            written, steps = new.new(args.lesson, args.title, args.gap)
+        except new.NewLessonError as error:
+            print(f"python -m lab new: {error}", file=sys.stderr)
+            return 2
+        print("wrote " + ", ".join(written))
+        print("next:")
+        for n, step in enumerate(steps, 1):
+            print(f"  {n}. {step}")
+        return 0
     if args.command == "build":
         from lab.lessons.build import main as build
-        return build(["build"] + args.rest)
+        status = build(["build"] + args.rest)
+        if status == 0 and not {"--check", "--no-run"} & set(args.rest):
+            from lab.grader import course
+            doc = course.grade_id_doc()
+            if not course.GRADE_IDS.exists() or course.GRADE_IDS.read_text(encoding="utf-8") != doc:
+                course.GRADE_IDS.write_text(doc, encoding="utf-8")
+                print(course.GRADE_IDS.relative_to(course.REPO))
+        return status
     try:
         if args.command == "starter" and args.source:
             from lab import carry

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from harness import syllabus
-from lab import starters
+from lab import lessons, starters
 from lab.starters import Stage, StarterError
 
 LAB_CHECK = Path(__file__).resolve().parent / "lab_check.py"
@@ -176,7 +176,6 @@ def _first_failure(output):
 
 def _judge(text, lesson, lab, timeout):
     """"" if the harness `text` passes lab `lab` of `lesson`, else a sentence saying why not."""
-    from lab import lessons
     if lesson not in lessons.written():
         return f"lesson {lesson}'s tests are not written yet, so your version could not be checked"
     key = (lesson, lab, hashlib.sha256(text.encode()).hexdigest())

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import nbformat
 
-from lab import lessons
+from lab import lessons, startpage
 from lab.lessons import build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +61,6 @@ def refresh(folder=FOLDER):
         except FileExistsError:
             continue
         added.append(target)
-    from lab import startpage
     startpage.write(folder)   # the course's own page, brought up to date every time
     return added, unbuilt
 

@@ -18,7 +18,9 @@ import textwrap
 from typing import NamedTuple
 
 from harness import syllabus
-from lab.manifest import MODULES  # the reference's modules, in the order the single file lists them
+from lab import labs as lesson_labs, lessons
+from lab.labs import MODULES  # the reference's modules, in the order the single file lists them
+from lab.prose import joined
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 
@@ -201,9 +203,8 @@ def gap_text(name, lesson):
 
 
 def _check_stage(stage):
-    from lab import manifest
     try:
-        labs = manifest.labs(stage.lesson)
+        labs = lesson_labs.labs(stage.lesson)
     except ValueError:
         labs = []
     if stage.lab is not None and stage.lab not in labs:
@@ -218,10 +219,8 @@ def _check_stage(stage):
 
 
 def _not_written(stage, said=None):
-    from lab import lessons
     have = lessons.written()
-    listed = " and ".join(", ".join(str(n) for n in have).rsplit(", ", 1))
-    course = f"lesson{'s' if len(have) > 1 else ''} {listed}" if have else "no lessons yet"
+    course = f"lesson{'s' if len(have) > 1 else ''} {joined(have)}" if have else "no lessons yet"
     said = said or f"lesson {stage.lesson}'s harness is not written yet"
     return StarterError(f"{said}: the course has {course}")
 

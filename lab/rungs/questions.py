@@ -4,6 +4,8 @@ what counts as an answer to each kind. Nothing here knows about widgets or files
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from lab import lessons
+
 
 @dataclass(frozen=True)
 class Option:
@@ -105,10 +107,9 @@ class Hints:
 
 
 def lesson_data(lesson):
-    """The lesson's package (TITLE, RUNGS, HINTS, LABS). Read at each call, not cached, so a
+    """The lesson's package (TITLE, RUNGS, HINTS). Read at each call, not cached, so a
     lesson's data patched in a running kernel is what the next rung shows.
     Raises LookupError, naming the lessons there are, for a lesson the course does not have."""
-    from lab import lessons
     return lessons.load(lesson)
 
 

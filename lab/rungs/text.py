@@ -6,6 +6,8 @@ lab.progress's report."""
 import html
 import re
 
+from lab import lessons, manifest
+
 from . import questions, store
 
 LETTERS = "abcdefghij"
@@ -129,7 +131,6 @@ def progress(lesson):
         extra = " (optional)" if spec.optional else ""
         print(f"  [{mark}] {spec.id:<{width}}  {spec.title}{extra}")
     print("Labs:")
-    from lab import manifest
     labs = {number: ", ".join(manifest.names(lesson, number)) for number in manifest.labs(lesson)}
     wide = max(len(what) for what in labs.values())
     for number, what in labs.items():
@@ -141,7 +142,6 @@ def progress(lesson):
 def course_progress():
     """[(lesson, title, questions answered, questions, labs passed, labs)] for every written lesson,
     from the answers stored beside the notebooks (optional questions left out of both counts)."""
-    from lab import lessons, manifest
     rows = []
     for lesson in lessons.written():
         data, stored = questions.lesson_data(lesson), store.load(lesson)

@@ -20,9 +20,9 @@ in another process.
 import harness
 import lab
 from harness.earlier.lesson04 import make_bash_tool, make_read_tool
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 from lab.model import Request, ScriptError
+from lab.prose import plural
 
 from .stage import FILES, TASK
 
@@ -41,10 +41,6 @@ def reads(path="a.py"):
     def again(request):
         return lab.reply(lab.call("read", {"path": path}, id=cid(request.number)))
     return lab.forever(again)
-
-
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def stop(n):

@@ -22,8 +22,8 @@ import json
 import harness
 import lab
 from harness.earlier.lesson07 import run_agent as reference_run_agent
-from lab.checks import Failed, test
-from lab.checks.handover import ListModel as Model, Record, expect
+from lab.checks import expect, Failed, test
+from lab.checks.handover import ListModel as Model, Record
 from lab.model import ScriptError
 
 TASK = "Is B in b.py equal to 2?"

@@ -21,8 +21,8 @@ import inspect
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import blame, expect, ListModel as Model, Record
+from lab.checks import blame, expect, Failed, test
+from lab.checks.handover import ListModel as Model, Record
 from lab.lessons.lesson08.stage import Dying, notes, tool
 
 PROMPT = "Read notes.txt."

@@ -15,8 +15,7 @@ from collections import deque
 import harness
 import lab
 from lab import manifest
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 
 METHODS = ("Harness.prompt", "Harness.steer", "Harness.follow_up", "Harness._drain", "Harness._run")
 

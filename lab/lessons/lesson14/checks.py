@@ -5,8 +5,7 @@ ones hold each contract to the clauses the visible ones do not reach."""
 
 import harness
 import lab
-from lab.checks import test
-from lab.checks.handover import expect
+from lab.checks import expect, test
 from lab.lessons.lesson14 import stage
 
 
