@@ -30,8 +30,8 @@ from .builders import call, reply, say, text, tool_result, user
 from .display import big_log, count_tokens, render_request, shape, show, validate
 from .display import Captured, capture_stdout, event_types
 from .virtual_time import clock
-from .model import (CACHED_RATE, Request, ScriptError, ScriptedModel, briefed, fail, forever,
-                    guesser, gullible, orders_in, recall, summariser)
+from .model import CACHED_RATE, Request, ScriptError, ScriptedModel, fail, forever
+from .props import briefed, guesser, gullible, orders_in, recall, summariser
 from .shell import Shell, reaches_network
 from .workspace import PowerCut, Workspace
 from .checkcell import check

@@ -16,8 +16,8 @@ import copy
 import harness
 import lab
 from harness import INTERRUPTED
-from lab.checks import test
-from lab.checks.handover import blame, expect, ListModel as Model, Record
+from lab.checks import blame, expect, test
+from lab.checks.handover import ListModel as Model, Record
 
 from .stage import JOB, W1, W2, break_at, harness_on
 

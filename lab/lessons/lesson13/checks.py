@@ -9,8 +9,7 @@ import time
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 
 
 def tools_for(ws=None):

@@ -7,8 +7,7 @@ import re
 
 import harness
 import lab
-from lab.checks import test
-from lab.checks.handover import expect
+from lab.checks import expect, test
 from lab.lessons.lesson14 import stage
 
 
