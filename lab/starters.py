@@ -208,9 +208,8 @@ def _check_stage(stage):
     except ValueError:
         labs = []
     if stage.lab is not None and stage.lab not in labs:
-        from lab import startpage
-        if not labs and stage.lesson in startpage.PLANNED:
-            raise _not_written(stage, f"lesson {stage.lesson}, {startpage.PLANNED[stage.lesson]}, is "
+        if not labs and stage.lesson in lessons.PLANNED:
+            raise _not_written(stage, f"lesson {stage.lesson}, {lessons.PLANNED[stage.lesson]}, is "
                                       "planned, not written yet")
         if not labs:
             raise StarterError(f"lesson {stage.lesson} is not in the course's plan (harness/syllabus.py)")

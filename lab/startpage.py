@@ -16,29 +16,23 @@ import os
 from pathlib import Path
 
 from lab import lessons, manifest
+from lab.lessons import PLANNED
+from lab.rungs import questions, store
 
 NAME = "START.md"
 
-# The plan's titles (research syllabus), for the lessons the course has not written yet.
-PLANNED = {1: "Who said what", 2: "A likely story", 3: "Until it stops asking", 4: "Failure is news",
-           5: "Brakes", 6: "The firehose", 7: "Running commentary", 8: "One pen",
-           9: "A word in edgeways", 10: "Loose ends", 11: "Pull the plug",
-           12: "Memory that outlives the process", 13: "The briefing", 14: "Someone else's words",
-           15: "Meanwhile", 16: "Lost in translation"}
 
 
 FIRST_LINE = "# Build a coding-agent harness: start here"
 
 
 def _answers_name(lesson):
-    from lab.rungs import store
     return store.name(lesson)
 
 
 def _progress(folder):
     """{lesson: (answered, questions, passed, labs)} for every written lesson, from the answers
     in `folder`/.rungs (read only), or from none when `folder` is None."""
-    from lab.rungs import questions, store
     found = {}
     for lesson in lessons.written():
         try:
@@ -201,3 +195,8 @@ def write(folder):
     temporary.write_text(text(folder), encoding="utf-8", newline="\n")
     os.replace(temporary, path)
     return path
+
+
+# The store knows nothing of this page; the page asks to hear of every save, so that the store sits
+# below it and imports nothing of the learner's folder.
+store.after_write(lambda file: refresh(file.parent.parent))

@@ -295,11 +295,18 @@ def _write(file, data, lesson):
         raise
 
 
+_AFTER_WRITE = []
+
+
+def after_write(hook):
+    """Call hook(file) after every answers file this store writes (the start page keeps itself
+    current this way: lab/startpage.py, whose refresh never raises OSError)."""
+    _AFTER_WRITE.append(hook)
+
+
 def _after_write(file):
-    """Bring the start page beside the answers folder up to date, if there is one (lab/startpage.py:
-    the learner's folder has it, the master notebooks' and the tests' folders do not)."""
-    from lab import startpage
-    startpage.refresh(file.parent.parent)
+    for hook in list(_AFTER_WRITE):
+        hook(file)
 
 
 def _set_aside(file):
