@@ -2,11 +2,12 @@
 # Both run start.py, which builds .venv from pyproject.toml pinned by constraints.txt whenever
 # either changed; a learner without make runs `python start.py` and gets the same thing.
 #
-# PYTHON is the newest Python 3.11 or later on PATH (scripts/find-python says which);
-# `make lab PYTHON=/path/to/python3.12` chooses another. ARGS go to JupyterLab, or to pytest.
+# PYTHON is the newest Python 3.11 or later on PATH, in pyenv or behind the py launcher
+# (scripts/find-python says which it took); `make lab PYTHON=/path/to/python3.12` chooses another. ARGS go to JupyterLab, or to pytest.
 
 PYTHON ?=
 ARGS   ?=
+LESSON ?=
 PY     := .venv/bin/python
 # An empty PYTHON means "ask scripts/find-python", which explains itself and exits 2 if none fits.
 FIND   := py="$(PYTHON)"; [ -n "$$py" ] || py=$$(sh scripts/find-python) || exit 2;
@@ -38,8 +39,9 @@ $(HUB_PROXY): grading/hub/package.json grading/hub/package-lock.json
 hub-proxy: venv $(HUB_PROXY)
 
 # One process per core (pytest-xdist); tests/conftest.py keeps each shared set-up in one process.
+# LESSON=05 runs exactly lesson 05's tests (every one carries "lesson05" in its id).
 test: venv hub-proxy
-	$(PY) -m pytest -q -n auto --dist loadgroup $(ARGS)
+	$(PY) -m pytest -q -n auto --dist loadgroup $(if $(LESSON),-k lesson$(LESSON)) $(ARGS)
 
 # The term on a real JupyterHub alone (tests/hub; it is part of `make test` too). Needs root.
 test-hub: venv hub-proxy

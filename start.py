@@ -30,6 +30,8 @@ INPUTS = ("pyproject.toml", "constraints.txt", os.path.join("jupyter", "override
 OWN_OPTIONS = ("--author", "--install-only", "--print-command")
 # Saves keep a rung's text when its widget model is gone (lab/jupyter_hooks.py says why).
 HOOKS = "--ContentsManager.pre_save_hook=lab.jupyter_hooks.keep_widget_text"
+# Loaded besides the extensions the environment enables (a dict given here is merged with theirs).
+FRONT_DOOR = "--ServerApp.jpserver_extensions=lab.frontdoor=True"
 
 
 class Failed(Exception):
@@ -90,8 +92,12 @@ def lab_command(author, extra):
     """The JupyterLab command, relative to the repository's root, where it is run."""
     command = [venv_program("jupyter"), "lab",
                "--notebook-dir=" + ("notebooks" if author else "mywork")]
-    if not author:   # the learner lands on the course's start page (lab/startpage.py)
-        command.append("--ServerApp.default_url=/lab/tree/START.md")
+    if not author:
+        # The learner lands on the course's start page (lab/startpage.py) from the printed
+        # address and from `/` (JupyterLab's own default_url wins over the server's, so it is
+        # LabApp's that is set), and from `/lab` (lab/frontdoor.py).
+        command.append("--LabApp.default_url=/lab/tree/START.md")
+        command.append(FRONT_DOOR)
     # JupyterLab refuses to start as root unless told; containers and CI machines often are root.
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")

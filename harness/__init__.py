@@ -5,7 +5,7 @@ One module per region, in the order the course teaches them:
     messages.py    1 messages      what a conversation is made of
     tools.py       2 tools         what the model may ask this program to do, and what it may reach
     loop.py        3 loop          the code that talks to the model
-    owner.py       4 harness       the Harness, which owns the transcript
+    harness.py     4 harness       the Harness, which owns the transcript, and session()
     frontends.py   5 frontends     what the user sees of a run
     sessionlog.py  6 environment   the session log on disk and its replay
     compaction.py  6 environment   outlasting the context window
@@ -21,7 +21,7 @@ from .tools import (COMMAND_RULES, CONSEQUENTIAL, MAX_BYTES, MAX_LINES, briefing
                     gate, int_arg, make_bash_tool, make_read_tool, make_write_tool, run_tool,
                     str_arg, tool_specs, truncate_head, truncate_tail)
 from .loop import INTERRUPTED, context_for_model, repair_tool_history, run_agent
-from .owner import Harness, session
+from .harness import Harness, session
 from .frontends import FinalTextRenderer, JsonRenderer
 from .sessionlog import SUMMARY_PREFIX, SessionLog, persist_to
 from .compaction import (DATA_RULE, SUMMARY_SYSTEM, QuotingWriter, compact, estimate_tokens,

@@ -30,8 +30,8 @@ from .builders import call, reply, say, text, tool_result, user
 from .display import big_log, count_tokens, render_request, shape, show, validate
 from .display import Captured, capture_stdout, event_types
 from .virtual_time import clock
-from .model import (CACHED_RATE, Request, ScriptError, ScriptedModel, briefed, fail, forever,
-                    guesser, gullible, orders_in, recall, summariser)
+from .model import CACHED_RATE, Request, ScriptError, ScriptedModel, fail, forever
+from .props import briefed, guesser, gullible, orders_in, recall, summariser
 from .shell import Shell, reaches_network
 from .workspace import PowerCut, Workspace
 from .checkcell import check
@@ -40,3 +40,6 @@ from .notebook import draw_log, hints, progress, require_pass, rung, show_diff, 
 from .versions import harness_at, harness_now, now, ran_on
 from .async_stage import (AsyncScriptedModel, AsyncShell, Deadlock, Keystroke, OutOfTime,
                           TimedShell, Timing, Unheard, cancel_at, keyboard, meanwhile, timing)
+# The start page in the learner's folder follows every answer saved in this kernel (it hooks itself
+# onto the answers store when imported).
+from . import startpage  # noqa: E402,F401

@@ -9,8 +9,8 @@ do) a failure raises AssertionError, so the cell scores zero. When every test pa
 functions go into `harness`, later cells run on them, and the check names the demonstrations that
 now run on the learner's code.
 
-Each test runs on a thread of its own under a time limit, as lab_check runs each in a process of its
-own. A thread cannot be killed, so an overrunning one is stopped by raising an exception inside it
+The tests run through lab.checks.engine, as lab_check's and the grader's do; the notebook's
+isolation is a thread for each test, under a time limit. A thread cannot be killed, so an overrunning one is stopped by raising an exception inside it
 (PyThreadState_SetAsyncExc), which works the same on Linux, macOS and Windows and needs neither
 signals nor fork.
 """
@@ -24,10 +24,10 @@ import textwrap
 import threading
 import time
 
-from lab import checks, manifest, takeover
+from lab import checks, lessons, manifest, prose, rungs, takeover
+from lab.checks import engine
 
 PASSED = set()  # (lesson, lab) pairs whose visible tests passed in this kernel
-TIMEOUT = 10.0  # seconds per test: lab_check's default
 
 
 class Overran(BaseException):
@@ -41,14 +41,12 @@ def _caller_globals():
 
 
 def _say(line, indent=""):
-    print(textwrap.fill(line, width=100, initial_indent=indent,
-                        subsequent_indent=indent + "      ", break_on_hyphens=False))
+    print(engine.fill(indent, line))
 
 
 def _remember(lesson, lab):
     """Note the pass beside the notebook, so lab.progress still knows it after a restart."""
     try:
-        from lab import rungs
         rungs.record_lab(lesson, lab, True)
     except OSError:
         pass  # a read-only folder costs the learner a progress mark, not their check
@@ -156,7 +154,8 @@ class _Interrupted(Exception):
 
 
 def _run_timed(t, ns, seconds):
-    """checks.run_one(t, ns) on a thread of its own, stopped after `seconds`."""
+    """checks.run_one(t, ns) on a thread of its own, stopped after `seconds`: the notebook's
+    isolation of one test, for engine.run_tests."""
     box = {}
 
     def work():
@@ -182,11 +181,8 @@ def _run_timed(t, ns, seconds):
         return box["result"]
     name, line = _where(thread, ns)
     stopped = _stop(thread)
-    who = f"{name} (at line {line} of its definition)" if name else "the code under test"
-    message = (f"{who} did not finish within {seconds:g} s, so the check stopped it: an endless loop?"
-               + ("" if stopped else " It is still running in the background; restart the kernel "
-                                     "(Kernel ▸ Restart) to end it"))
-    return checks.Result(t, False, message, False)
+    who = f"{name} (at line {line} of its definition)" if name else "your code"
+    return engine.overran(t, who, f"{seconds:g} s", still_running=not stopped)
 
 
 def _stubs(found):
@@ -208,20 +204,9 @@ def _stubs(found):
     return stubs or list(found)
 
 
-def _sentence(text):
-    """`text` ending in a full stop, unless it already ends in a mark of its own."""
-    return text if text.endswith((".", "?", "!")) else text + "."
-
-
-def _and(words):
-    words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _demos(lesson, names):
     """[label] of the lesson's demonstration cells that run on any of `names` (the lesson's DEMOS:
     (cell id, label, full names it runs on), in notebook order)."""
-    from lab import lessons
     try:
         demos = getattr(lessons.load(lesson), "DEMOS", ())
     except lessons.NoSuchLesson:
@@ -229,7 +214,7 @@ def _demos(lesson, names):
     return [label for _, label, uses in demos if set(uses) & set(names)]
 
 
-def check(lesson, lab, *, hidden=False, timeout=TIMEOUT, **functions):
+def check(lesson, lab, *, hidden=False, timeout=engine.TEST_SECONDS, **functions):
     """Run lab `lab` of `lesson` on the learner's functions (given by name, or else found in the
     notebook's own namespace) and print the verdicts. `hidden` runs the hidden tests instead.
     Each test has `timeout` seconds."""
@@ -264,7 +249,6 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
         if problem:
             problems.append(problem)
         found[name] = function
-    kind = "hidden tests" if hidden else "tests"
     if problems:
         for problem in problems:
             _say(f"not yet: {problem}.")
@@ -272,46 +256,30 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
             raise AssertionError(f"lab {lab}: " + "; ".join(problems))
         return
     ns = manifest.Namespace(found)
-    results = []
-    tests = checks.tests_for(lesson, lab, hidden=hidden)
-    for t in tests:
+
+    def run(t):
         try:
-            results.append(_run_timed(t, ns, timeout))
+            return _run_timed(t, ns, timeout)
         except KeyboardInterrupt:  # between two tests
             raise _Interrupted(t) from None
-        if "did not finish within" in results[-1].message:
-            break  # the rest would most likely loop too, each for the whole time limit
-    skipped = len(tests) - len(results)
-    if all(r.not_done for r in results if not r.passed) and not any(r.passed for r in results):
-        stubs = _stubs(found)
-        _say(f"Lab {lab} is not done yet: {_and(stubs)} still raise{'s' if len(stubs) == 1 else ''} "
-             "NotImplementedError, so there is nothing to test. Write the gap above, run its cell, "
-             "then run this one again.")
+
+    results = engine.run_tests(checks.tests_for(lesson, lab, hidden=hidden), run)
+    if engine.not_done(results):
+        _say(engine.not_done_line(lab, _stubs(found)))
         if grading:
             raise AssertionError(f"lab {lab} is not done")
         return
-    passed = sum(r.passed for r in results)
-    _say(f"Lab {lab} of lesson {lesson}, {kind}: {passed} of {len(tests)} pass.")
-    for r in results:
-        _say(f"{'✓' if r.passed else '✗'} {r.test.title}", "  ")
-        if r.not_done:
-            _say("why: not written yet (it still raises NotImplementedError).", "      ")
-        elif not r.passed:
-            _say(f"why: {_sentence(r.message)}", "      ")
-    if skipped:
-        _say(f"The other {skipped} test{'s were' if skipped > 1 else ' was'} not run: after an "
-             "endless loop the time limit would only stop them too. Fix the loop and run this "
-             "cell again.")
-    if passed < len(tests):
+    for indent, line in engine.report(lesson, lab, results, hidden=hidden):
+        _say(line, indent)
+    if not all(r.passed for r in results):
         if grading:
-            failed = next(r for r in results if not r.passed)
-            raise AssertionError(f"{failed.test.name}: {failed.message}")
+            raise AssertionError(engine.first_failure(results))
         return
     if not hidden:
         takeover.install(**found)
         PASSED.add((lesson, lab))
         _remember(lesson, lab)
-        _say(f"From here on harness runs on your {_and(names)}. lab.use_reference({lesson}) puts "
+        _say(f"From here on harness runs on your {prose.joined(names)}. lab.use_reference({lesson}) puts "
              "the reference back.")
         demos = _demos(lesson, names)
         if demos:

@@ -19,6 +19,7 @@ import io
 from dataclasses import dataclass, field
 
 import harness
+from lab.display import shape
 
 WIDTH = 8.0  # inches: 880 pixels at 110 dpi, shown 800 wide, the width of a notebook's output area
 
@@ -60,8 +61,7 @@ class _Lines:
 
 
 def _label(message):
-    import lab
-    return lab.shape([message])
+    return shape([message])
 
 
 def _kind(message):

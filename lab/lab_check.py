@@ -23,7 +23,13 @@ ROOT = os.path.dirname(HERE)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from lab import checks  # noqa: E402  (after the path is set, when run as a script)
+from lab import checks, prose  # noqa: E402  (after the path is set, when run as a script)
+from lab.checks import engine  # noqa: E402
+
+
+# Starting Python and importing lab is not the learner's code: it gets this long, on a busy
+# machine too, before the time limit starts with the learner's file.
+STARTUP_SECONDS = 60
 
 
 class Usage(Exception):
@@ -36,7 +42,8 @@ def parse(argv):
     parser.add_argument("--lesson", required=True, type=int, help="the lesson whose tests to run, e.g. 12")
     parser.add_argument("--lab", type=int, action="append", help="only this lab (repeatable)")
     parser.add_argument("--visible-only", action="store_true", help="leave out the hidden tests")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per test (default 10)")
+    parser.add_argument("--timeout", type=float, default=engine.TEST_SECONDS,
+                        help=f"seconds per test (default {engine.TEST_SECONDS:g})")
     parser.add_argument("tests", nargs="?", help="a file of extra tests: functions test_x(ns)")
     args = parser.parse_args(argv)
     if not os.path.isfile(args.harness):
@@ -71,7 +78,7 @@ def run_worker(args, labs, start):
     reader = threading.Thread(target=_read_lines, args=(worker.stdout.fileno(), lines), daemon=True)
     reader.start()
     current = None
-    deadline = time.monotonic() + args.timeout
+    deadline = time.monotonic() + max(args.timeout, STARTUP_SECONDS)
     try:
         while True:
             try:
@@ -84,7 +91,7 @@ def run_worker(args, labs, start):
                 yield {"crashed": err[-1] if err else f"exit status {worker.wait()}", "current": current}
                 return
             message = json.loads(line)
-            if message.get("started"):
+            if message.get("started") or message.get("loading"):
                 current = message
                 deadline = time.monotonic() + args.timeout
                 continue
@@ -121,32 +128,16 @@ def _read_lines(fd, lines):
 
 
 class Report:
-    """Prints the verdicts a lab at a time: a lab is held back until its last test is in, so that a
-    lab whose tests all met an unwritten gap can be said in one line, "lab 2 not started"."""
+    """Prints the engine's verdicts a lab at a time: a lab whose tests all met an unwritten gap is
+    said in one line, "lab 2 not started", and a lab the file has not begun at all likewise."""
 
-    def __init__(self, lesson=None):
-        self.lesson = lesson
-        self.lab, self.held, self.shown, self.waiting = None, [], set(), []
-        self.passed = self.failed = self.not_started = 0
+    def __init__(self, filename, lesson=None):
+        self.filename, self.lesson = filename, lesson
+        self.passed = self.failed = self.not_started = self.not_run = 0
 
-    def add(self, message):
-        if message["lab"] != self.lab:
-            self.flush()
-            self.lab = message["lab"]
-            self._say_waiting(before=message["lab"])
-        self.held.append(message)
-
-    def _say_waiting(self, before=None):
-        """Print the "not started" lines of the labs before lab `before` (all, if None)."""
-        for lab, line in sorted(self.waiting):
-            if before is None or (before and lab < before):
-                print(line)
-                self.waiting.remove((lab, line))
-
-    def gaps(self, lab, every=False):
-        """Which of lab `lab`'s names still raise, as the subject of a sentence: "run_tool still
-        raises", "a and b still raise" (`every`), "a or b still raises"; "its gaps still raise"
-        when the lesson's manifest cannot say."""
+    def raising(self, lab):
+        """Lab `lab`'s names as the subject of "... still raise(s)": "run_tool still raises", "a and
+        b still raise"; "its gaps still raise" when the lesson's manifest cannot say."""
         try:
             from lab import manifest
             names = list(manifest.names(self.lesson, lab))
@@ -154,48 +145,80 @@ class Report:
             names = []
         if not names:
             return "its gaps still raise"
-        joined = f" {'and' if every else 'or'} ".join(", ".join(names).rsplit(", ", 1))
-        return f"{joined} still {'raise' if every and len(names) > 1 else 'raises'}"
+        return f"{prose.joined(names, 'and')} still {'raises' if len(names) == 1 else 'raise'}"
 
-    def flush(self):
-        held, self.held = self.held, []
-        if not held:
-            return
-        if self.lab and self.lab not in self.shown and all(m.get("not_done") for m in held):
-            self.not_started += 1
-            print(f"TODO  lab {self.lab} not started: {self.gaps(self.lab, every=True)} NotImplementedError "
-                  f"({len(held)} test{'s' if len(held) > 1 else ''} waiting)")
-            return
-        self.shown.add(self.lab)
-        for m in held:
-            label = f"lab {m['lab']}" if m["lab"] else "extra"
-            if m["passed"]:
-                self.passed += 1
-                print(f"PASS  {label}  {m['title']}")
-            else:
-                self.failed += 1
-                why = (f"not written yet: {self.gaps(m['lab'])} NotImplementedError"
-                       if m.get("not_done") else m["message"])
-                print(f"FAIL  {label}  {m['title']} -- {why}")
+    def lines(self, results, not_begun):
+        """Yield the report's lines for the engine's `results` and the worker's `not_begun` labs."""
+        begun = {}
+        for r in results:
+            begun.setdefault(r.test.lab, []).append(r)
+        waiting = {entry["lab"]: entry for entry in not_begun}
+        for lab in sorted(set(begun) | set(waiting), key=lambda lab: (lab == 0, lab)):
+            if lab in waiting:
+                entry = waiting[lab]
+                self.not_started += 1
+                yield (f"TODO  lab {lab} not started: {self.filename} has no "
+                       f"{prose.joined(entry['missing'], 'or')} yet ({prose.plural(entry['tests'], 'test')} "
+                       "waiting)")
+                continue
+            ran = [r for r in begun[lab] if not r.not_run]
+            if lab and ran and engine.not_done(ran) and len(ran) == len(begun[lab]):
+                self.not_started += 1
+                yield (f"TODO  lab {lab} not started: {self.raising(lab)} NotImplementedError "
+                       f"({prose.plural(len(ran), 'test')} waiting)")
+                continue
+            for r in ran:
+                label = f"lab {lab}" if lab else "extra"
+                if r.passed:
+                    self.passed += 1
+                    yield f"PASS  {label}  {r.title}"
+                else:
+                    self.failed += 1
+                    yield f"FAIL  {label}  {r.title} -- {engine.why(r)}"
+        self.not_run = sum(r.not_run for r in results)
+        if self.not_run:
+            yield engine.not_run_line(results)
 
-    def not_begun(self, message, filename):
-        """A lab whose new names the file does not define at all: one line for the whole lab."""
-        self.not_started += 1
-        self.shown.add(message["not_started"])
-        missing = " or ".join(", ".join(message["missing"]).rsplit(", ", 1))
-        self.waiting.append((message["not_started"], f"TODO  lab {message['not_started']} not started: "
-                             f"{filename} has no {missing} yet ({message['tests']} tests waiting)"))
-
-    def finish(self, passed, failed):
-        """Print the closing count; the exit status."""
-        self.flush()
-        self._say_waiting()
-        passed, failed = passed + self.passed, failed + self.failed
-        count = f"{passed} passed, {failed} failed"
+    def count(self):
+        """The closing count; and the exit status."""
+        count = f"{self.passed} passed, {self.failed} failed"
+        if self.not_run:
+            count += f", {self.not_run} not run"
         if self.not_started:
-            count += f", {self.not_started} lab{'s' if self.not_started > 1 else ''} not started"
-        print(count)
-        return 0 if failed == 0 and not self.not_started else 1
+            count += f", {prose.plural(self.not_started, 'lab')} not started"
+        return count, 0 if self.failed == 0 and not self.not_started else 1
+
+
+class Worker:
+    """The worker process, as engine.run_tests's `run`: each call returns the next test's Result,
+    waiting at most the time limit for it. A test that overruns or ends the process ends this
+    worker; a later call (after a crash) starts another from the next test."""
+
+    def __init__(self, args, labs):
+        self.args, self.labs, self.stream = args, labs, None
+        self.plan = []   # the Tests the worker runs, in its order
+
+    def start(self, index):
+        """Start a worker at test number `index`; its first message (the plan, or why not)."""
+        self.stream = run_worker(self.args, self.labs, index)
+        return next(self.stream)
+
+    def close(self):
+        if self.stream is not None:
+            self.stream.close()   # its `finally` kills the process
+            self.stream = None
+
+    def __call__(self, t):
+        if self.stream is None:
+            self.start(next(index for index, planned in enumerate(self.plan) if planned is t))
+        message = next(self.stream)
+        if message.get("timeout"):
+            self.close()
+            return engine.overran(t, "your code", f"{self.args.timeout:g} s")
+        if message.get("crashed"):
+            self.close()
+            return checks.Result(t, False, f"it ended the checking process ({message['crashed']})", False)
+        return checks.Result(t, message["passed"], message["message"], message["not_done"])
 
 
 def main(argv=None):
@@ -204,42 +227,32 @@ def main(argv=None):
     except Usage as error:
         print(f"lab_check: {error}", file=sys.stderr)
         return 2
-    passed = failed = 0
-    start, name = 0, os.path.basename(args.harness)
-    report = Report(args.lesson)
-    while True:
-        restart = None
-        for message in run_worker(args, labs, start):
-            if "load_error" in message:
-                print(f"FAIL  {message['load_error']}")
-                print("0 passed, 1 failed")
-                return 1
-            if "done" in message:
-                break
-            if message.get("timeout") or message.get("crashed"):
-                current = message.get("current")
-                what = (f"did not finish within {args.timeout:g} s (an endless loop?)" if message.get("timeout")
-                        else f"ended the checking process ({message['crashed']})")
-                if current is None:
-                    report.flush()
-                    report._say_waiting()
-                    print(f"FAIL  importing {name} {what}")
-                    print(f"{passed + report.passed} passed, {failed + report.failed + 1} failed")
-                    return 1
-                report.flush()
-                report.shown.add(current["lab"])
-                print(f"FAIL  lab {current['lab']}  {current['title']} -- it {what}")
-                failed += 1
-                restart = current["index"] + 1
-                break
-            if "not_started" in message:
-                report.not_begun(message, name)
-                continue
-            report.add(message)
-        if restart is None:
-            break
-        start = restart
-    return report.finish(passed, failed)
+    name = os.path.basename(args.harness)
+    worker = Worker(args, labs)
+    try:
+        first = worker.start(0)
+        if "load_error" in first:
+            print(f"FAIL  {first['load_error']}")
+            print("0 passed, 1 failed")
+            return 1
+        if "plan" not in first:   # importing the file overran or ended the process
+            what = (f"did not finish within {args.timeout:g} s (an endless loop?)" if first.get("timeout")
+                    else f"ended the checking process ({first['crashed']})")
+            print(f"FAIL  importing {name} {what}")
+            print("0 passed, 1 failed")
+            return 1
+        worker.plan = [checks.Test(args.lesson, entry["lab"], entry["name"], entry["title"],
+                                   entry["hidden"], entry["points"], None)   # each runs in the worker
+                       for entry in first["plan"]]
+        results = engine.run_tests(worker.plan, worker)
+    finally:
+        worker.close()
+    report = Report(name, args.lesson)
+    for line in report.lines(results, first["not_started"]):
+        print(line)
+    count, status = report.count()
+    print(count)
+    return status
 
 
 if __name__ == "__main__":

@@ -17,53 +17,15 @@ import importlib
 import inspect
 import types
 
+import harness
 from harness import syllabus
-
-MODULES = ["messages", "tools", "loop", "owner", "frontends", "sessionlog", "compaction"]
+from lab import starters
+# The syllabus's facts are part of what the manifest answers: manifest.names(12, 2) and the like.
+from lab.labs import MODULES, bare, labs, last_lab, names, names_every_lesson, owner_of  # noqa: F401
 
 
 class NotFound(LookupError):
     """A learner-written name that the namespace does not hold; the message says what to run."""
-
-
-def _learner_steps(lesson):
-    """{(lab, name)} of every step at `lesson` that the learner writes (a gap or a spec)."""
-    return [(step.lab, name) for name, steps in syllabus.UNITS.items()
-            for step in steps if step.lesson == lesson and step.kind != "given"]
-
-
-def labs(lesson):
-    """The lab numbers of `lesson`, in order: the labs that have something for the learner."""
-    found = sorted({lab for lab, _ in _learner_steps(lesson)})
-    if not found:
-        raise ValueError(f"lesson {lesson} has no gap in harness/syllabus.py")
-    return found
-
-
-def last_lab(lesson):
-    return labs(lesson)[-1]
-
-
-def names(lesson, lab=None):
-    """The full names the learner writes in `lesson` (in lab `lab`, if given), in the order the
-    harness file has them."""
-    wanted = {name for number, name in _learner_steps(lesson) if lab is None or number == lab}
-    return [name for name in syllabus.UNITS if name in wanted]
-
-
-def names_every_lesson():
-    """Every full name the learner writes somewhere in the course, in the harness file's order."""
-    return [name for name, steps in syllabus.UNITS.items() if any(s.kind != "given" for s in steps)]
-
-
-def bare(name):
-    """The last part of a full name: "rows" for "SessionLog.rows"."""
-    return name.rpartition(".")[2]
-
-
-def owner_of(name):
-    """The class a method belongs to ("SessionLog" for "SessionLog.rows"), or "" for a function."""
-    return name.rpartition(".")[0]
 
 
 def reference(name, lesson=None):
@@ -71,11 +33,9 @@ def reference(name, lesson=None):
     one, or, given `lesson`, the version that lesson leaves, made from its text in
     harness/earlier/ in the globals of the module that defines it."""
     owner, attribute = owner_of(name), bare(name)
-    import harness
     final = inspect.getattr_static(getattr(harness, owner), attribute) if owner else getattr(harness, attribute)
     if lesson is None or not any(s.lesson > lesson for s in syllabus.UNITS[name]):
         return final
-    from lab import starters
     text = starters.definition(name, lesson=lesson)
     home = inspect.getmodule(_function(final) if owner or callable(final) else getattr(harness, attribute))
     scope = dict(vars(home)) if home is not None else {}
@@ -110,7 +70,6 @@ def places(name):
     """[(owner, attribute)] for every place the reference keeps `name`: the package, the module
     that defines it, and any module that imported it by name, since the given code calls it from
     there. A method has one place: its class."""
-    import harness
     if owner_of(name):
         return [(getattr(harness, owner_of(name)), bare(name))]
     value = reference(name)
@@ -183,7 +142,6 @@ class Namespace:
     own, so a test builds logs with ns.SessionLog(ws, path)."""
 
     def __init__(self, found):
-        import harness
         self._found = dict(found)
         classes = {}
         for name, value in found.items():

@@ -18,8 +18,8 @@ The contract, which tests/platform/test_mywork.py holds it to:
 - START.md, the course's start page (lab/startpage.py), is the one file written again on every
   run: it is the course's, not the learner's, and its map gains each new lesson.
 - A notebook the learner deleted comes back, fresh, on the next run. That is the way to start a
-  lesson over; the rung answers in `.rungs/` are kept, so delete `.rungs/lessonNN.json` as well to
-  clear those too.
+  lesson over; the rung answers in `.rungs/` are kept, so delete the lesson's answers file as
+  well (`.rungs/lesson03.json` for lesson 3) to clear those too.
 """
 
 import sys
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import nbformat
 
-from lab import lessons
+from lab import lessons, startpage
 from lab.lessons import build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +61,6 @@ def refresh(folder=FOLDER):
         except FileExistsError:
             continue
         added.append(target)
-    from lab import startpage
     startpage.write(folder)   # the course's own page, brought up to date every time
     return added, unbuilt
 

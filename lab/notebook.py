@@ -14,36 +14,34 @@ import html
 import os
 import traceback
 
+from lab import checkcell, figures, rungs, starters
+from lab.rungs import text
+
 
 def rung(lesson, rung_id):
     """Lesson `lesson`'s question `rung_id`, as a widget that remembers its answer."""
-    from lab import rungs
     return rungs.rung(lesson, rung_id)
 
 
 def hints(lesson, lab):
     """The three-level hint ladder of lab `lab` of lesson `lesson`."""
-    from lab import rungs
     return rungs.hints(lesson, lab)
 
 
 def progress(lesson=None):
     """Print which of the lesson's questions are answered and which of its labs pass; with no
     lesson, the same for every lesson of the course, as a table and a small chart."""
-    from lab import checkcell, rungs
     for passed_lesson, passed_lab in sorted(getattr(checkcell, "PASSED", ())):
         if lesson is None or passed_lesson == lesson:
             rungs.record_lab(passed_lesson, passed_lab, True)
     if lesson is not None:
         rungs.progress(lesson)
         return
-    from lab.rungs import text
     rows = text.course_progress()
     print("Your progress through the course")
     for number, title, answered, questions, passed, labs in rows:
         print(f"  {number:02d} {title:<34} questions {answered:>2} of {questions:<2}  labs {passed} of {labs}")
     if rows:
-        from lab import figures
         figures.show(figures.progress_figure(rows),
                      alt="; ".join(f"lesson {n}: {a}/{q} questions, {p}/{l} labs" for n, _, a, q, p, l in rows))
 
@@ -51,7 +49,6 @@ def progress(lesson=None):
 def draw_log(log, keep_recent_tokens, *, alt, title=None):
     """Draw `log` (see lab.figures.log_figure), display it with `alt` as its text form, and
     return what was drawn (a lab.figures.Plan)."""
-    from lab import figures
     fig = figures.log_figure(log, keep_recent_tokens, title=title)
     plan = fig.lab_plan
     figures.show(fig, alt)
@@ -93,7 +90,6 @@ def show_diff(old, new):
     lesson 11, "12.1" the start of lesson 12's lab 1), coloured line by line, followed by the whole
     file `new` names, folded away. The text form is the plain unified diff."""
     from IPython.display import display
-    from lab import starters
     a, b = starters.Stage.parse(old), starters.Stage.parse(new)
     text = starters.diff(a, b)
     whole = starters.text_at(b)
@@ -144,8 +140,17 @@ def require_pass(lesson, lab):
     """The visible line of a hidden-tests cell. When nbgrader runs the notebook (validate or
     autograde), it raises AssertionError unless lab `lab`'s visible tests passed in this kernel, so
     an empty or failing gap never earns the hidden tests' points, and `nbgrader validate --invert`
-    sees every graded cell of an unfilled copy fail. For a learner it does nothing."""
-    from lab import checkcell
-    if os.environ.get("NBGRADER_EXECUTION") and (lesson, lab) not in checkcell.PASSED:
-        raise AssertionError(f"lab {lab} of lesson {lesson} has not passed its visible tests, "
-                             "so its hidden tests earn nothing")
+    sees every graded cell of an unfilled copy fail. For a learner, whose copy has no hidden
+    tests, it says in one line what the cell is for and whether they would count now."""
+    passed = (lesson, lab) in checkcell.PASSED
+    if os.environ.get("NBGRADER_EXECUTION"):
+        if not passed:
+            raise AssertionError(f"lab {lab} of lesson {lesson} has not passed its visible tests, "
+                                 "so its hidden tests earn nothing")
+        return
+    if passed:
+        print(f"Lab {lab}'s hidden tests run when your notebook is graded; its visible tests pass "
+              "in this kernel, so they will count.")
+    else:
+        print(f"Lab {lab}'s hidden tests run when your notebook is graded, and count only once its "
+              "visible tests pass (run its check cell above; they do not pass in this kernel yet).")

@@ -18,7 +18,9 @@ import textwrap
 from typing import NamedTuple
 
 from harness import syllabus
-from lab.manifest import MODULES  # the reference's modules, in the order the single file lists them
+from lab import labs as lesson_labs, lessons
+from lab.labs import MODULES  # the reference's modules, in the order the single file lists them
+from lab.prose import joined
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 
@@ -201,24 +203,25 @@ def gap_text(name, lesson):
 
 
 def _check_stage(stage):
-    from lab import manifest
     try:
-        labs = manifest.labs(stage.lesson)
+        labs = lesson_labs.labs(stage.lesson)
     except ValueError:
         labs = []
     if stage.lab is not None and stage.lab not in labs:
+        if not labs and stage.lesson in lessons.PLANNED:
+            raise _not_written(stage, f"lesson {stage.lesson}, {lessons.PLANNED[stage.lesson]}, is "
+                                      "planned, not written yet")
         if not labs:
             raise StarterError(f"lesson {stage.lesson} is not in the course's plan (harness/syllabus.py)")
         raise StarterError(f"lesson {stage.lesson} has {len(labs)} lab{'s' if len(labs) > 1 else ''}, "
                            f"so there is no lab {stage.lab}")
 
 
-def _not_written(stage):
-    from lab import lessons
+def _not_written(stage, said=None):
     have = lessons.written()
-    listed = " and ".join(", ".join(str(n) for n in have).rsplit(", ", 1))
-    course = f"lesson{'s' if len(have) > 1 else ''} {listed}" if have else "no lessons yet"
-    return StarterError(f"lesson {stage.lesson}'s harness is not written yet: the course has {course}")
+    course = f"lesson{'s' if len(have) > 1 else ''} {joined(have)}" if have else "no lessons yet"
+    said = said or f"lesson {stage.lesson}'s harness is not written yet"
+    return StarterError(f"{said}: the course has {course}")
 
 
 def text_at(stage, solved=False, every_gap=False, own=None):
@@ -228,7 +231,8 @@ def text_at(stage, solved=False, every_gap=False, own=None):
     `every_gap`, the gaps of the lesson's earlier labs are open again too: a file that holds no
     answer of the lesson at all, for the autograder's sandbox. `own` maps full names to the
     learner's own text of definitions from earlier work, which stands in place of the reference's
-    (lab/carry.py decides which)."""
+    (lab/carry.py decides which); with `solved` it also stands in place of a gap of the lab,
+    which is how carry.py judges a definition against the lab that asked for it."""
     _check_stage(stage)
     try:
         return _text_at(stage, solved, every_gap, own or {})
@@ -275,7 +279,7 @@ def _text_at(stage, solved, every_gap, own):
                     raise _Missing(f"{unit.name} as lesson {step.lesson} leaves it is not written yet "
                                        f"(harness/earlier/lesson{step.lesson:02d}.py)")
                 text = older[unit.name]
-            if unit.name in own and not at_this_lab:
+            if unit.name in own and (solved or not at_this_lab):
                 text = own[unit.name]
             elif at_this_lab and solved and step.kind in ("spec", "gap"):
                 text = _strip_markers(text)

@@ -16,6 +16,10 @@ differ from what `python -m lab end N` prints.
 import inspect
 import types
 
+import harness
+from lab import lessons, manifest, starters, takeover
+from lab.prose import joined
+
 _CACHE = {}
 
 
@@ -30,7 +34,6 @@ def harness_at(lesson):
 
 def fresh(lesson):
     """A new module of the harness as `lesson` leaves it, for a cell that changes what is in it."""
-    from lab import starters
     text = starters.text_at(starters.Stage(lesson))
     module = types.ModuleType(f"harness_at_lesson_{lesson:02d}")
     module.__file__ = f"<harness.py as lesson {lesson} leaves it>"
@@ -42,8 +45,6 @@ def harness_now(lesson):
     """The harness as `lesson` leaves it, with the learner's own definitions of the lesson's names
     in place of the reference's once the lab that asks for them has passed in this kernel: what
     the demonstrations after a lab run on. A new module each time."""
-    import harness
-    from lab import manifest, takeover
     module = fresh(lesson)
     running = takeover.running_on(lesson)
     for name in manifest.names(lesson):
@@ -61,8 +62,6 @@ def now(lesson, name):
     """`name` (a full name) as the cells after a lab should run it: the learner's own once the lab
     that asks for it has passed in this kernel (lab.check put it into harness), else the
     reference as `lesson` leaves it."""
-    import harness
-    from lab import manifest, takeover
     owner, attribute = manifest.owner_of(name), manifest.bare(name)
     if takeover.running_on(lesson).get(name) == "yours":
         return getattr(getattr(harness, owner), attribute) if owner else getattr(harness, attribute)
@@ -70,17 +69,12 @@ def now(lesson, name):
     return getattr(getattr(module, owner), attribute) if owner else getattr(module, attribute)
 
 
-def _listed(words):
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def whose(lesson, names):
     """"your find_cut and the reference SessionLog.rows": who wrote each of `names`, now."""
-    from lab import takeover
     running = takeover.running_on(lesson)
     mine = [n for n in names if running.get(n) == "yours"]
     theirs = [n for n in names if running.get(n) != "yours"]
-    parts = ([f"your {_listed(mine)}"] if mine else []) + ([f"the reference {_listed(theirs)}"] if theirs else [])
+    parts = ([f"your {joined(mine)}"] if mine else []) + ([f"the reference {joined(theirs)}"] if theirs else [])
     return " and ".join(parts)
 
 
@@ -89,7 +83,6 @@ def ran_on(lesson, cell_id):
     output, so the cell's printed lines stay the same whoever's code ran). The lesson's data lists
     its demonstrations: DEMOS = ((cell id, label, [full names]), ...)."""
     from IPython.display import display
-    from lab import lessons
     found = [(label, names) for demo, label, names in lessons.load(lesson).DEMOS if demo == cell_id]
     if not found:
         raise KeyError(f"{cell_id} is not one of lesson {lesson}'s DEMOS: add it there, with its label")

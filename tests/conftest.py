@@ -1,15 +1,40 @@
 """Suite-wide: when `make test` runs the suite in two processes (pytest-xdist, --dist loadgroup),
 the tests that share one expensive set-up stay together in one process: the grading suite (one
-course, autograded once), the browser tests (one JupyterLab, one Chromium) and the hub test (one
-JupyterHub). Everything else is shared out test by test."""
+course, autograded once), the browser tests (one JupyterLab, one Chromium), the hub test (one
+JupyterHub) and each lesson's tests in tests/lessons (its notebook runs, made once). Everything
+else is shared out test by test.
+
+A test run for one lesson carries "lessonNN" in its id, so that `make test LESSON=NN` (pytest -k
+lessonNN) selects exactly that lesson's tests; collection stops on a test that does not."""
 
 import pytest
 
 GROUPS = ("grading", "browser", "hub")
 
 
+def _lesson_of(item):
+    """The lesson a parametrized test runs for (its "lesson" parameter), or None."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    lesson = params.get("lesson")
+    return lesson if isinstance(lesson, int) else None
+
+
 def pytest_collection_modifyitems(items):
+    for item in items:
+        lesson = _lesson_of(item)
+        if lesson is not None and f"lesson{lesson:02d}" not in item.nodeid:
+            raise pytest.UsageError(
+                f"{item.nodeid} runs lesson {lesson} but its id does not say lesson{lesson:02d}, so "
+                f"`make test LESSON={lesson:02d}` would leave it out: give its parametrize ids that name it")
     for item in items:
         parts = item.nodeid.split("/")
         if len(parts) > 2 and parts[0] == "tests" and parts[1] in GROUPS:
             item.add_marker(pytest.mark.xdist_group(parts[1]))
+        elif len(parts) > 2 and parts[:2] == ["tests", "lessons"]:
+            # A lesson's notebook runs are made once per process and shared by its tests
+            # (tests/lessons/conftest.py), so its tests stay together.
+            lesson = _lesson_of(item)
+            folder = parts[2] if parts[2].startswith("lesson") else None
+            group = f"lesson{lesson:02d}" if lesson is not None else folder
+            if group:
+                item.add_marker(pytest.mark.xdist_group(group))

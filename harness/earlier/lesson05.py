@@ -10,12 +10,15 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None):
     Three things end the run: a reply that asks for no tools; a reply marked as failed, with
     stop_reason "error"; and the limit, once this run has made `max_turns` model calls (None
     sets no limit). Returns the message that ended the run, and never raises for any of them.
+    An exception raised by model.complete is none of the three: there is no try around the
+    call, so the exception goes up unchanged, the record as it stood before the call (turning a
+    provider's exceptions into failed replies is the work of an adapter in front of the model).
 
     `messages` is the caller's list, i.e. the record: the user message for `prompt` goes on it
     first, then the whole list is sent with `system` and tool_specs(tools) in every request, and
     each reply is appended exactly as it came back. The calls of a reply are run by run_tool in
-    the order asked, each result appended straight away, and the model is asked again only once
-    every call has its result.
+    the order asked, each result appended straight away with the id of the call it answers, and
+    the model is asked again only once every call has its result.
 
     A turn is one model call. The limit is tested before a call, never after one: when the
     next call would be number max_turns + 1, error_message("Agent stopped after

@@ -12,9 +12,28 @@ expected and what happened.
 
 from typing import Callable, NamedTuple
 
+from lab import lessons
+
 
 class Failed(AssertionError):
     """A lab test's verdict: the learner's code did something other than the contract says."""
+
+
+def expect(condition, sentence):
+    """Fail the test with `sentence` unless `condition` holds."""
+    if not condition:
+        raise Failed(sentence)
+
+
+def blame(name, function, *args, **kwargs):
+    """function(*args, **kwargs), with anything it raises put in a sentence that names `name`. A
+    stub's NotImplementedError goes up untouched, so the gap is reported as not written."""
+    try:
+        return function(*args, **kwargs)
+    except (NotImplementedError, Failed, RecursionError):
+        raise
+    except Exception as error:
+        raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
 
 
 class Test(NamedTuple):
@@ -41,7 +60,6 @@ def test(lesson, lab, title, *, hidden=False, points=1):
 def tests_for(lesson, lab=None, *, hidden=None):
     """The tests of `lesson` (and of `lab`, if given), in the order they are written. `hidden`
     None gives both kinds; True or False only that kind."""
-    from lab import lessons
     try:
         lessons.load(lesson, "checks")
     except lessons.NoSuchLesson as error:
@@ -51,10 +69,27 @@ def tests_for(lesson, lab=None, *, hidden=None):
 
 
 class Result(NamedTuple):
+    """How one test went: what lab.checks.engine returns a list of, one per test."""
     test: Test
     passed: bool
-    message: str      # "" when it passed
+    message: str      # "" when it passed; why it failed, or why it was not run
     not_done: bool    # the learner's code still raised NotImplementedError
+    overran: bool = False    # stopped at the time limit
+    not_run: bool = False    # never started: an earlier test overran, or the time was spent
+
+    @property
+    def title(self):
+        return self.test.title
+
+    @property
+    def points(self):
+        """What the test is worth."""
+        return self.test.points
+
+    @property
+    def earned(self):
+        """The test's points if it passed, else 0."""
+        return self.test.points if self.passed else 0
 
 
 def run_one(t, ns):

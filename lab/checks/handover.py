@@ -3,26 +3,7 @@ learner's own interpreter (a notebook, lab_check) and under the autograder, wher
 code runs in a sandboxed worker and every plain value it is given arrives there as a copy.
 """
 
-import lab
-
-from . import Failed
-
-
-def expect(condition, sentence):
-    """Fail the test with `sentence` unless `condition` holds."""
-    if not condition:
-        raise Failed(sentence)
-
-
-def blame(name, function, *args, **kwargs):
-    """function(*args, **kwargs), with anything it raises put in a sentence that names `name`. A
-    stub's NotImplementedError goes up untouched, so the gap is reported as not written."""
-    try:
-        return function(*args, **kwargs)
-    except (NotImplementedError, Failed, RecursionError):
-        raise
-    except Exception as error:
-        raise Failed(f"{name} raised {type(error).__name__}: {error}") from None
+from lab.display import shape
 
 
 class Record:
@@ -53,7 +34,7 @@ class Record:
         self.items[index] = value
 
     def __repr__(self):
-        return f"Record({lab.shape(self.items)})"
+        return f"Record({shape(self.items)})"
 
 
 class ListModel:

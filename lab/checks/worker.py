@@ -1,8 +1,10 @@
 """Runs a lesson's lab tests against a learner's harness.py, for lab/lab_check.py.
 
-It is a separate process so that the caller can stop it when a test runs too long. It writes one
-JSON line per test to the stream it was handed, starting at test number `start`, and keeps the
-learner's own printing away from that stream.
+It is a separate process so that the caller can stop it when a test runs too long: the command
+line's isolation of a test, around lab.checks.engine. It writes JSON lines to the stream it was
+handed: the plan (the tests it will run, and the labs the file has not begun), then for each test
+from number `start` on a line when it starts and one with its result; it keeps the learner's own
+printing away from that stream.
 
     python -m lab.checks.worker HARNESS_PY LESSON LABS START [EXTRA_TESTS_PY] [--visible-only]
 """
@@ -13,7 +15,8 @@ import os
 import sys
 import traceback
 
-from lab import checks
+from harness import syllabus
+from lab import checks, manifest
 
 class Learner:
     """The learner's module seen as a lab test's `ns`: ns.summarize and ns.SessionLog are the
@@ -67,8 +70,6 @@ def absent(module, lesson, lab):
     """The names that lab `lab` of `lesson` brings in for the first time, if the file defines none of
     them (a file from before that lab's starter, such as lab 1's starter checked against lab 2);
     else []."""
-    from harness import syllabus
-    from lab import manifest
     new = [name for name in manifest.names(lesson, lab) if syllabus.UNITS[name][0].lesson == lesson]
     defined = []
     for name in new:
@@ -100,6 +101,7 @@ def main(argv):
 
     tests = [t for lab in labs.split(",")
              for t in checks.tests_for(lesson, int(lab), hidden=False if visible_only else None)]
+    send(loading=True)   # the time limit starts here: what came before is Python's and lab's start-up
     try:
         module = load(harness_py, "learner_harness")
         if len(argv) > 4:
@@ -107,22 +109,23 @@ def main(argv):
     except RuntimeError as error:
         send(load_error=str(error))
         return 0
-    from lab import manifest
     filename = os.path.basename(harness_py)
+    not_started = []
     for lab in sorted({t.lab for t in tests if t.lab}):
         missing = absent(module, lesson, lab)
         if missing:
-            if start == 0:  # said once, not again after a restart
-                send(not_started=lab, missing=missing, tests=sum(t.lab == lab for t in tests))
+            not_started.append({"lab": lab, "missing": missing, "tests": sum(t.lab == lab for t in tests)})
             tests = [t for t in tests if t.lab != lab]
+    # The plan first: the caller runs the engine over these tests, one result line each.
+    send(plan=[{"name": t.name, "lab": t.lab, "title": t.title, "hidden": t.hidden, "points": t.points}
+               for t in tests], not_started=not_started)
     ns = Learner(module, filename, manifest.names(lesson))
     for index, t in enumerate(tests):
         if index < start:
             continue
-        send(index=index, **{"name": t.name, "lab": t.lab, "title": t.title, "hidden": t.hidden}, started=True)
+        send(index=index, started=True)
         result = checks.run_one(t, ns)
-        send(index=index, name=t.name, lab=t.lab, title=t.title, hidden=t.hidden,
-             passed=result.passed, message=result.message, not_done=result.not_done)
+        send(index=index, passed=result.passed, message=result.message, not_done=result.not_done)
     send(done=len(tests))
     return 0
 

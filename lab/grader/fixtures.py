@@ -16,7 +16,8 @@ from typing import Callable, NamedTuple
 
 import nbformat
 
-from lab.grader import course
+from lab import lessons, manifest, starters
+from lab.lessons.build import NOTEBOOKS, ROOT, notebook_path
 
 TIMESTAMP = "2026-03-02 09:00:00.000000 UTC"
 
@@ -91,18 +92,16 @@ def all_stubs_plus(grade_id, code):
 
 def assignment(lesson):
     """The nbgrader assignment of `lesson`: its notebook's name."""
-    from lab.lessons import build
-    return build.notebook_path(lesson).stem
+    return notebook_path(lesson).stem
 
 
 def master_of(lesson):
-    return nbformat.read(course.NOTEBOOKS / f"{assignment(lesson)}.ipynb", as_version=4)
+    return nbformat.read(NOTEBOOKS / f"{assignment(lesson)}.ipynb", as_version=4)
 
 
 def solution_cells(lesson, master=None):
     """{full name: grade id} of the lesson's solution cells, found by the reference definition
     each one ends with (lab/lessons/build.py writes them so)."""
-    from lab import manifest, starters
     master = master or master_of(lesson)
     found = {}
     for cell in master.cells:
@@ -117,7 +116,6 @@ def solution_cells(lesson, master=None):
 
 def lab_cells(lesson, lab, master=None):
     """The grade ids of lab `lab`'s solution cells, in the notebook's order."""
-    from lab import manifest
     cells = solution_cells(lesson, master)
     return tuple(cells[name] for name in manifest.names(lesson, lab) if name in cells)
 
@@ -130,7 +128,6 @@ def _solve_labs(lesson, *labs):
 
 def _hidden_only(lesson, name, source):
     def make(nb, master, ctx):
-        from lab import manifest
         solve(nb, master, *[g for lab in manifest.labs(lesson) for g in lab_cells(lesson, lab, master)])
         _cell(nb, solution_cells(lesson, master)[name]).source = source
         return nb
@@ -139,7 +136,6 @@ def _hidden_only(lesson, name, source):
 
 def _loops_forever(lesson):
     def make(nb, master, ctx):
-        from lab import manifest
         labs = manifest.labs(lesson)
         solve(nb, master, *[g for lab in labs for g in lab_cells(lesson, lab, master)])
         first = lab_cells(lesson, labs[-1], master)[0]
@@ -149,7 +145,6 @@ def _loops_forever(lesson):
 
 def _does_not_parse(lesson):
     def make(nb, master, ctx):
-        from lab import manifest
         labs = manifest.labs(lesson)
         solve(nb, master, *[g for lab in labs for g in lab_cells(lesson, lab, master)])
         return append(nb, lab_cells(lesson, labs[-1], master)[-1], "def half_written(:")
@@ -161,7 +156,6 @@ def samples(lesson):
     that the lesson's data (SAMPLES in lab/lessons/lessonNN/) says it must get: the release
     untouched, everything right, each lab alone, failing only hidden tests, a gap of the last lab
     that loops for ever, and one that does not parse."""
-    from lab import manifest
     data = _lesson_samples(lesson)
     expected = data.SCORES
     labs = manifest.labs(lesson)
@@ -178,13 +172,21 @@ def samples(lesson):
     missing = sorted(set(made) - set(expected))
     if missing:
         raise ValueError(f"lesson {lesson}'s SAMPLES gives no score for {', '.join(missing)}: add them")
-    return [Fixture(name, expected[name][0], tuple(expected[name][1]), "sample", about, make)
+    return [Fixture(name, *_score(lesson, expected[name]), "sample", about, make)
             for name, (about, make) in made.items()]
+
+
+def _score(lesson, expected):
+    """(score, passing cells) of a sample: SCORES gives (score, cells), or the cells alone, whose
+    points the master notebook says."""
+    if expected and isinstance(expected[0], (int, float)):
+        return expected[0], tuple(expected[1])
+    master = master_of(lesson)
+    return sum(points(master, cell) for cell in expected), tuple(expected)
 
 
 def _lesson_samples(lesson):
     """lab/lessons/lessonNN/samples.py, or the lesson's package where it has no such module."""
-    from lab import lessons
     try:
         data = lessons.load(lesson, "samples")
     except ModuleNotFoundError:
@@ -212,8 +214,8 @@ def _unchanged(nb, master, ctx):
 def context(root):
     """The paths an attack aims at: real files, so that outside a sandbox the attack would work."""
     root = Path(root).resolve()
-    return {"compaction": str(course.REPO / "harness" / "compaction.py"),
-            "checks": str(course.REPO / "lab" / "checks" / "__init__.py"),
+    return {"compaction": str(ROOT / "harness" / "compaction.py"),
+            "checks": str(ROOT / "lab" / "checks" / "__init__.py"),
             "gradebook": str(root / "gradebook.db"),
             "others": str(root / "submitted" / "*" / "*" / "*.ipynb"),
             "pwned": str(root / "PWNED")}

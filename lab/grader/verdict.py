@@ -20,10 +20,13 @@ import time
 import types
 from pathlib import Path
 
-from lab import checks, manifest, takeover
+import harness
+import lab
+from lab import checks, manifest, starters, takeover
+from lab.checks import engine
 from lab.grader import sandbox, wire
 
-VERSION = 2             # 2: a cell's time limit counts CPU seconds (Budget)
+VERSION = 3             # 2: a cell's time limit counts CPU seconds (Budget); 3: lab.checks.engine's sentences
 DEFAULT_TIMEOUT = 30
 WALL_FACTOR = 3         # code that waits without computing is stopped at this many times the limit
 
@@ -92,7 +95,6 @@ def worker_starter(lesson):
     every gap of every lab of the lesson a stub again. The reference's answers are in no part of
     it, so a submission that hands a gap back to `harness` gets the stub."""
     if lesson not in _starters:
-        from lab import starters
         stage = starters.Stage(lesson, manifest.last_lab(lesson))
         _starters[lesson] = starters.text_at(stage, every_gap=True)
     return _starters[lesson]
@@ -276,21 +278,18 @@ class GradingLab:
     each test on its own, against the worker, and records how it went."""
 
     def __init__(self, session, say):
-        import textwrap
-
         def wrapped(line):   # as lab.checkcell prints it in the notebook
             indent = line[:len(line) - len(line.lstrip(" "))]
-            say(textwrap.fill(line.strip(" "), width=100, initial_indent=indent,
-                              subsequent_indent=indent + "      ", break_on_hyphens=False))
+            say(engine.fill(indent, line.strip(" ")))
 
         self._session, self._say = session, wrapped
+        self.results = []   # [[Result]] of every lab.check this cell made, in order
 
     # lab's functions that read the notebook's namespace or its kernel's state: each needs a
     # grading version here, or the check cell fails rather than running it in the grader.
     NAMESPACE_READERS = ("lab.checkcell", "lab.notebook", "lab.takeover")
 
     def __getattr__(self, name):
-        import lab
         value = getattr(lab, name)
         if getattr(value, "__module__", "") in self.NAMESPACE_READERS:
             raise AttributeError(f"lab.{name} reads the notebook's own namespace, and the grader "
@@ -329,46 +328,45 @@ class GradingLab:
                 problem = f"{name} could not be read: {_abort_reason(session, error)}"
             if problem:
                 problems.append(problem)
-        kind = "hidden tests" if hidden else "tests"
         if problems:
             for problem in problems:
                 say(f"not yet: {problem}.")
             raise CellFailed(f"lab {lab}: " + "; ".join(problems))
         ns = manifest.Namespace(refs)
-        results = []
-        for t in checks.tests_for(lesson, lab, hidden=hidden):
-            if session.out_of_time():
-                results.append(checks.Result(t, False, f"not run: the cell's {session.timeout}-second "
-                                                       "limit had already run out", False))
-                continue
+
+        def run(t):   # the sandbox's isolation of one test, for engine.run_tests
             try:
                 with takeover.installed(types.SimpleNamespace()):  # whatever a test installs goes back
-                    result = checks.run_one(t, ns)
+                    return checks.run_one(t, ns)
+            except wire.TimedOut:
+                session._stop()
+                return engine.overran(t, "your code", f"the cell's {session.timeout:g} s")
             except wire.Abort as error:
                 result = checks.Result(t, False, _abort_reason(session, error), False)
                 session._stop()
-            results.append(result)
-        if all(r.not_done for r in results if not r.passed) and not any(r.passed for r in results):
-            stubs = ", ".join(names)
-            say(f"Lab {lab} is not done yet: {stubs} still raise{'s' if len(names) == 1 else ''} "
-                "NotImplementedError.")
+                return result
+
+        def spent():
+            return (f"the cell's {session.timeout:g} s had already run out" if session.out_of_time()
+                    else "")
+
+        results = engine.run_tests(checks.tests_for(lesson, lab, hidden=hidden), run, spent=spent)
+        self.results.append(results)
+        if engine.not_done(results):
+            # The worker's source cannot be read from here, so every name of the lab is named.
+            say(engine.not_done_line(lab, names))
             raise CellFailed(f"lab {lab} is not done")
-        passed = sum(r.passed for r in results)
-        say(f"Lab {lab} of lesson {lesson}, {kind}: {passed} of {len(results)} pass.")
-        for r in results:
-            say(f"  {'✓' if r.passed else '✗'} {r.test.title}")
-            if not r.passed:
-                say(f"      why: {r.message}.")
-        if passed < len(results):
-            failed = next(r for r in results if not r.passed)
-            raise CellFailed(f"{failed.test.name}: {failed.message}")
+        for indent, line in engine.report(lesson, lab, results, hidden=hidden):
+            say(indent + line)
+        if not all(r.passed for r in results):
+            raise CellFailed(engine.first_failure(results))
         if not hidden:
             session.passed.add((lesson, lab))
 
 
 def _abort_reason(session, error):
     if isinstance(error, wire.TimedOut):
-        return f"your code did not finish within the cell's {session.timeout} seconds"
+        return engine.overran(None, "your code", f"the cell's {session.timeout:g} s").message
     status = session.worker.exit_status() if session.worker is not None else "ended"
     detail = str(error)
     if "protocol" in detail:
@@ -428,7 +426,6 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
              "errors": {cell id: [ename, evalue]}} as plain data.
     """
     import os
-    import harness
     session = Session(lesson, code_cells, timeout=timeout, limits=limits, protect=protect)
     verdicts = {}
     # As under nbgrader: should any of lab's own check functions run here after all, they raise

@@ -17,6 +17,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 _FOLDER = re.compile(r"lesson(\d\d)$")
 
+# The plan's titles (research syllabus), for the lessons the course has not written yet as well
+# as those it has: the start page's map and `python -m lab starter N` name a planned lesson by them.
+PLANNED = {1: "Who said what", 2: "A likely story", 3: "Until it stops asking", 4: "Failure is news",
+           5: "Brakes", 6: "The firehose", 7: "Running commentary", 8: "One pen",
+           9: "A word in edgeways", 10: "Loose ends", 11: "Pull the plug",
+           12: "Memory that outlives the process", 13: "The briefing", 14: "Someone else's words",
+           15: "Meanwhile", 16: "Lost in translation"}
+
 
 def written():
     """The numbers of the lessons the course has, in order: those with a folder and a lesson.md."""

@@ -1,11 +1,12 @@
 """Make a lesson's notebook from its one source, and run it so that its outputs are real.
 
     python -m lab.lessons build 12          write notebooks/12-....ipynb, executed
+                                            (python -m lab build 12 also rewrites docs/grade-ids.md)
     python -m lab.lessons build 12 --check  exit 1 if the committed notebook is stale
     python -m lab.lessons learner 12 OUT    write the learner's copy (solutions and hidden tests
                                             out, outputs cleared) to OUT, the way nbgrader does
 
-The source is lab/lessons/lessonNN.md: plain text cut into cells by lines that start with "%% ".
+The source is lab/lessons/lessonNN/lesson.md: plain text cut into cells by lines that start with "%% ".
 What follows "%% " says what the cell is:
 
     %% md                       a markdown cell (read-only)
@@ -37,13 +38,17 @@ from pathlib import Path
 
 import nbformat
 
+from harness import gaps, syllabus
+from lab import checks, lessons, starters
+from lab.jupyter_hooks import keep_widget_text
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 LANGUAGE = {"codemirror_mode": {"name": "ipython", "version": 3}, "file_extension": ".py",
             "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
             "pygments_lexer": "ipython3"}
-TIMEOUT = 120  # seconds per cell
+CELL_SECONDS = 120  # the most one cell of a notebook may take while it is built
 
 
 class SourceError(ValueError):
@@ -51,12 +56,10 @@ class SourceError(ValueError):
 
 
 def _data(lesson):
-    from lab import lessons
     return lessons.load(lesson)
 
 
 def source_path(lesson):
-    from lab import lessons
     lessons.load(lesson)  # a lesson the course does not have is a sentence, not a missing file
     return lessons.folder(lesson) / "lesson.md"
 
@@ -68,7 +71,6 @@ def notebook_path(lesson):
 def definition(name, lesson):
     """`name` as lesson `lesson` leaves it, with its solution markers: what a solution cell holds.
     One function, so the builder depends on lab.starters in one place only."""
-    from lab import starters
     return starters.definition(name, markers=True, lesson=lesson).rstrip("\n")
 
 
@@ -106,7 +108,6 @@ def _meta(kind, grade_id, points=None):
 def _testlist(lesson, lab, body, where):
     """Markdown: the lab's test list as the source words it (one numbered line per visible test),
     under a heading that counts the hidden ones. The count must match lab/checks."""
-    from lab import checks
     tests = checks.tests_for(lesson, lab, hidden=False)
     hidden = checks.tests_for(lesson, lab, hidden=True)
     items = [line for line in body.splitlines() if re.match(r"\d+\. ", line)]
@@ -119,18 +120,21 @@ def _testlist(lesson, lab, body, where):
 
 
 def _harness_now(lesson, names):
-    """Markdown: each name with the lesson that brought it in, from harness/syllabus.py."""
-    from harness import syllabus
+    """Markdown: each name with the lesson whose version of it the harness now holds (the last
+    that brought it in or rewrote it, by `lesson`), from harness/syllabus.py."""
     lines = []
     for name in names:
-        steps = syllabus.UNITS[name]
-        first = steps[0]
-        if first.lesson != lesson:
-            note = f"lesson {first.lesson}"
-        elif first.kind == "given":
+        steps = [s for s in syllabus.UNITS[name] if s.lesson <= lesson]
+        last = steps[-1]
+        whose = "given" if last.kind == "given" else "yours"
+        if last.lesson != lesson:
+            note = f"lesson {last.lesson}, {whose}"
+        elif last.kind == "given":
             note = f"lesson {lesson}, given"
         else:
-            note = f"lesson {lesson}, yours: lab {first.lab}"
+            note = f"lesson {lesson}, yours: lab {last.lab}"
+        if steps[0].lesson != last.lesson:
+            note += f"; first written in lesson {steps[0].lesson}"
         lines.append(f"- `{name}` ({note})")
     return "\n".join(lines)
 
@@ -167,7 +171,6 @@ def cells(lesson):
                 raise SourceError(f"{where}: a solution cell needs id=... and def=...")
             # The gap's own words (harness/gaps) go above the definition: nbgrader keeps them
             # when it stubs the solution, so the learner's edition says what the starter says.
-            from harness import gaps
             above = "".join(part + "\n\n" for part in (text, gaps.comments(lesson, opts["def"])) if part)
             cell = nbformat.v4.new_code_cell(above + definition(opts["def"], lesson))
         elif kind == "tests":
@@ -213,7 +216,7 @@ def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
         try:
             # The kernel's own log (its start-up notice about plain TCP on loopback) is not part
             # of the lesson; keeping it quiet keeps a clean build free of stderr.
-            NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", store_widget_state=False,
+            NotebookClient(nb, timeout=CELL_SECONDS, kernel_name="python3", store_widget_state=False,
                            allow_errors=allow_errors, record_timing=False,
                            extra_arguments=["--IPKernelApp.log_level=ERROR"],
                            resources={"metadata": {"path": str(cwd)}}).execute()
@@ -228,7 +231,6 @@ def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
     # A widget's view names a model that lived only in the build's kernel, under a random id:
     # saved, it would change with every build and show "model not found" when the notebook is
     # opened. Its text form stays, and running the cell brings the widget back.
-    from lab.jupyter_hooks import keep_widget_text
     keep_widget_text({"type": "notebook", "content": nb})
     # How a kernel splits what it prints into messages varies from run to run; the text does not.
     from nbconvert.preprocessors import CoalesceStreamsPreprocessor

@@ -5,12 +5,12 @@
     lab.progress(12)               which questions are answered and which labs pass
 
 A question's wording lives in the lesson's markdown; the widget holds its options and the
-feedback each one earns. The lesson data is lab/lessons/lessonNN/__init__.py (RUNGS, HINTS, LABS),
-found with lab.lessons.load(NN). The package, by concern:
+feedback each one earns. The lesson data is lab/lessons/lessonNN/__init__.py (RUNGS, HINTS; a
+lesson's labs come from harness/syllabus.py, through lab.manifest), found with lab.lessons.load(NN). The package, by concern:
 
     questions.py   the data a lesson declares (Choice, Number, Multi, Open, Option, Hints) and
                    what counts as an answer; no widgets, no files
-    store.py       where answers are kept: .rungs/lessonNN.json beside the notebook (moved with
+    store.py       where answers are kept: .rungs/lesson12.json beside the notebook (moved with
                    LAB_RUNGS_DIR), versioned, locked, never lost to damage or a full disk
     text.py        the text forms: lesson markup as HTML, each widget's fixed text/plain, and
                    lab.progress's report
@@ -27,9 +27,16 @@ how many hint levels are open.
 
 What counts as answered (the lab-rung-answered class, lab.progress): a choice picked, a whole
 number checked, a tick-all question checked (right or not), and an open question only once it
-has an answer and its "I compared my answer with the model answer and the common answers" tick.
-A checked tick-all question says how many options are right ("Not quite: 2 of 3 right.") and
-gives each option got wrong its own feedback, from the option's third element.
+has an answer of five words or more (questions.MIN_WORDS) and its "I compared my answer with the
+model answer and the common answers" tick. Its model answer opens only on such an answer.
+
+A tick-all question must be read to be answered. A first wrong Check says how many ticks are wrong
+("Not quite: 2 of 3 ticks are wrong.") and gives each option the learner ticked that does not fit
+its own feedback (the option's third element), but of the fitting options left unticked only how
+many there are, and it marks only the ticked options. The key (every option marked, every wrong
+one explained, "Not quite: 1 of 3 right.") comes with a second wrong Check, or with the key's
+button, which the first wrong Check brings out. Feedback that opens on "Right." is not prefixed
+with "Yes." as well.
 
 The notebook's own metadata is never used: nbgrader rewrites it.
 
@@ -50,15 +57,19 @@ CSS classes, kept stable for the browser test that clicks them:
                              n counting from 0 in the order shown
     lab-rung-chosen          the chosen option of a choice; a tapped option of a multi
     lab-rung-right           on the chosen option and on the feedback box, when right; after a
-                             multi's Check, on every option whose tick (or its absence) is right
+                             multi's Check, on every ticked option whose tick is right (on every
+                             option whose tick or its absence is right, once the key is out)
     lab-rung-wrong           the same, when not
     lab-rung-feedback        the feedback box; hidden (display: none) until there is feedback
     lab-rung-notice          what the learner must know about their answers file (damaged and
                              set aside, cannot be written); hidden when there is nothing to say
     lab-rung-number-input    the text box of a number question
     lab-rung-submit          the "Check" button of number and multi questions
+    lab-rung-key             a multi question's "Show the key" button; hidden until a wrong
+                             Check, and again once the key is shown or the ticks are right
     lab-rung-open-text       the text area of an open question
-    lab-reveal               the button that shows an open question's model answer
+    lab-reveal               the button that shows an open question's model answer; disabled
+                             until the answer has five words
     lab-reveal-body          what it shows: the model answer, then "Common answers, and what
                              each one misses"; hidden until revealed
     lab-rung-compared        an open question's checkbox "I compared my answer with the model

@@ -4,6 +4,8 @@ what counts as an answer to each kind. Nothing here knows about widgets or files
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from lab import lessons
+
 
 @dataclass(frozen=True)
 class Option:
@@ -78,8 +80,9 @@ class Multi:
 @dataclass(frozen=True)
 class Open:
     """Write an answer in a text box; a button reveals a model answer and the common answers,
-    each with what it misses: ((answer, what it misses), ...). It counts as answered once the
-    learner has written something and ticked that they compared it with what was revealed."""
+    each with what it misses: ((answer, what it misses), ...), once the answer has MIN_WORDS
+    words. It counts as answered once the learner has such an answer and has ticked that they
+    compared it with what was revealed."""
     id: str
     title: str
     nudge: str
@@ -104,10 +107,9 @@ class Hints:
 
 
 def lesson_data(lesson):
-    """The lesson's package (TITLE, RUNGS, HINTS, LABS). Read at each call, not cached, so a
+    """The lesson's package (TITLE, RUNGS, HINTS). Read at each call, not cached, so a
     lesson's data patched in a running kernel is what the next rung shows.
     Raises LookupError, naming the lessons there are, for a lesson the course does not have."""
-    from lab import lessons
     return lessons.load(lesson)
 
 
@@ -138,9 +140,19 @@ def answered(spec, state):
         return isinstance(state.get("value"), int)
     if spec.kind == "multi":
         return bool(state.get("checked"))
-    # Any text at all is not an answer: the learner has to say they held it against the model
-    # answer and the common ones, which is where an open question does its teaching.
-    return bool(str(state.get("text", "")).strip()) and state.get("compared") is True
+    # Any text at all is not an answer: the learner has to write a few words of their own and
+    # say they held them against the model answer and the common ones, which is where an open
+    # question does its teaching.
+    return words(state.get("text", "")) >= MIN_WORDS and state.get("compared") is True
+
+
+# An open question's model answer waits for an answer of at least this many words.
+MIN_WORDS = 5
+
+
+def words(text):
+    """How many words `text` has (0 for anything that is not a string)."""
+    return len(text.split()) if isinstance(text, str) else 0
 
 
 def multi_marks(spec, picked):

@@ -1,5 +1,7 @@
 """The answer store: one JSON file a lesson, `.rungs/lesson12.json` relative to the kernel's
-working directory (LAB_RUNGS_DIR moves the folder), holding what the learner has done:
+working directory (LAB_RUNGS_DIR moves the folder; lesson 3's is lesson03.json, and a file an
+older version named lesson3.json is renamed to that the first time it is used), holding what the
+learner has done:
 
     {"format": 1, "lesson": 12,
      "rungs": {"what-is-sent": {"choice": 1}, ...},    each question's state, by its id
@@ -23,6 +25,14 @@ Promises, each of which a test in tests/notebooks/test_rung_store.py holds it to
 - The file carries its format number. Files without one (format 0, before the number existed)
   have the same shape and are read. A file of a newer format is never written over: the learner
   is told to update the course, and the answers they give meanwhile are kept in memory.
+
+- A file that was written once and has gone (deleted, moved) is not taken silently for a lesson
+  never begun: the first look at it after that says so, in one sentence, once
+  (lesson12.json.started, beside it, remembers that it was written).
+- Notices about something over and done (a damaged file set aside, a file gone) are shown once;
+  notices about a state that lasts (a folder that cannot be written) are shown while it lasts.
+- Each save brings the course's start page beside the answers folder up to date, if there is
+  one (lab/startpage.py), so the learner's progress on it follows their answers.
 
 Nothing here raises OSError to the caller: the notebook keeps working whatever the disk does.
 """
@@ -52,9 +62,27 @@ class _Session:
         self.said = set()        # sentences already printed
 
 
+def name(lesson):
+    """The answers file's name: lesson03.json for lesson 3, as the lessons' folders are named."""
+    return f"lesson{int(lesson):02d}.json"
+
+
 def path(lesson):
     """The JSON file that holds lesson `lesson`'s answers."""
-    return Path(os.environ.get("LAB_RUNGS_DIR") or ".rungs") / f"lesson{int(lesson)}.json"
+    return Path(os.environ.get("LAB_RUNGS_DIR") or ".rungs") / name(lesson)
+
+
+def _adopt_old_name(lesson, folder=None):
+    """Rename an answers file that an earlier version of the course named without the leading
+    zero (lesson3.json) to today's name, with its mark, unless today's is there already."""
+    new = Path(folder) / name(lesson) if folder else path(lesson)
+    old = new.with_name(f"lesson{int(lesson)}.json")
+    if old == new or not old.exists() or new.exists():
+        return
+    with contextlib.suppress(OSError):
+        os.rename(old, new)
+        if old.with_name(old.name + ".started").exists():
+            os.rename(old.with_name(old.name + ".started"), _started(new))
 
 
 def _session(file):
@@ -71,10 +99,20 @@ def _tell(session, kind, sentence):
         print(sentence)
 
 
+# Notices about something that has happened (and is over) are shown once, by the first widget
+# that asks; the others describe a state that lasts, and every widget shows them while it does.
+ONCE = ("damaged", "gone")
+
+
 def notice(lesson):
     """What the learner should know about the lesson's answers file now, in sentences, or ""."""
     session = _SESSIONS.get(os.path.abspath(path(lesson)))
-    return " ".join(session.notices.values()) if session else ""
+    if not session:
+        return ""
+    said = " ".join(session.notices.values())
+    for kind in ONCE:
+        session.notices.pop(kind, None)
+    return said
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,6 +206,14 @@ def _read(file):
     return ("ok" if whole else "damaged"), data
 
 
+def peek(lesson, folder):
+    """What the answers file of `lesson` in `folder` holds, read only: nothing is moved, written
+    or told, and a damaged file gives what can be read of it. For the start page."""
+    file = Path(folder) / name(lesson)
+    status, data = _read(file if file.exists() else file.with_name(f"lesson{int(lesson)}.json"))
+    return {section: dict(data.get(section, {})) for section in SECTIONS}
+
+
 def _count(data):
     return sum(len(data.get(section, {})) for section in SECTIONS)
 
@@ -249,6 +295,20 @@ def _write(file, data, lesson):
         raise
 
 
+_AFTER_WRITE = []
+
+
+def after_write(hook):
+    """Call hook(file) after every answers file this store writes (the start page keeps itself
+    current this way: lab/startpage.py, whose refresh never raises OSError)."""
+    _AFTER_WRITE.append(hook)
+
+
+def _after_write(file):
+    for hook in list(_AFTER_WRITE):
+        hook(file)
+
+
 def _set_aside(file):
     """Move a damaged `file` to file.damaged-N, N the first number free; return the new path."""
     n = 1
@@ -284,12 +344,34 @@ def _sync(lesson, session):
                   f"Your answers file {file} was damaged, so it was moved to {aside.name} "
                   f"beside it, and the {_count(data)} answers that could still be read from it "
                   "are kept.")
+        if status == "missing" and _started(file).exists():
+            _gone(lesson, session)
         if status == "damaged" or any(session.pending.values()):
             _write(file, _overlay(data, session.pending), lesson)
+            if not _started(file).exists():
+                _started(file).touch()
+            _after_write(file)
         for section in SECTIONS:
             session.pending[section].clear()
         session.notices.pop("write", None)
         return data
+
+
+def _started(file):
+    """The mark left beside an answers file once it has been written, so that a file that
+    disappears later is noticed rather than taken for a lesson never begun."""
+    return file.with_name(file.name + ".started")
+
+
+def _gone(lesson, session):
+    """Tell the learner, once, that the lesson's answers file has gone, and forget that it was."""
+    file = path(lesson)
+    _tell(session, "gone",
+          f"Your answers file {file} is not there any more, so lesson {int(lesson)} starts again "
+          "with no question answered and no lab passed: if you did not delete it to start over, "
+          f"put it back (a copy named {file.name}.damaged-N beside it is an older one).")
+    with contextlib.suppress(OSError):
+        os.unlink(_started(file))
 
 
 def _block(lesson, session, status, data):
@@ -321,12 +403,15 @@ def load(lesson):
     """Everything stored for `lesson`, with this kernel's unsaved answers laid over it, as
     {"rungs": {...}, "hints": {...}, "labs": {...}}. A damaged file is set aside and what could
     be read of it written back (or, if it cannot be written, kept in memory)."""
+    _adopt_old_name(lesson)
     file = path(lesson)
     session = _session(file)
     status, data = _read(file)
     if status in ("newer", "unreadable"):
         _block(lesson, session, status, data)
         data = _empty()
+    elif status == "missing" and _started(file).exists():
+        _gone(lesson, session)
     elif status == "damaged" and not session.blocked:
         try:
             data = _sync(lesson, session)
@@ -349,6 +434,7 @@ def put(lesson, section, key, value):
     the value is kept in memory and the learner is told."""
     if section not in SECTIONS:
         raise ValueError(f"the answer store has sections {', '.join(SECTIONS)}, not {section!r}")
+    _adopt_old_name(lesson)
     session = _session(path(lesson))
     session.pending[section][str(key)] = value
     if session.blocked:

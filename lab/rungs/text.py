@@ -6,6 +6,8 @@ lab.progress's report."""
 import html
 import re
 
+from lab import lessons, manifest
+
 from . import questions, store
 
 LETTERS = "abcdefghij"
@@ -54,16 +56,32 @@ def rung_text(lesson, spec, instruction):
     return "\n".join(lines)
 
 
-def multi_feedback(spec, picked):
+def multi_feedback(spec, picked, key=True):
     """(right, said): whether the ticks `picked` (a set of option indexes) are exactly the
-    options of the Multi `spec` that fit, and the feedback for them in lesson markup. When they
-    are not, it counts the options whose tick is right ("Not quite: 2 of 3 right.") and gives a
-    paragraph of its own to each option got wrong: a ✗, the option, which way it is wrong, and
-    the option's own feedback; then the question's `wrong` text, if it has one."""
+    options of the Multi `spec` that fit, and the feedback for them in lesson markup.
+
+    When they are not, and `key` is False (a first wrong Check), it says how many ticks are
+    wrong ("Not quite: 1 of 3 ticks is wrong.") and gives a paragraph to each option ticked that
+    does not fit (a ✗, the option, and its own feedback), but of the options that fit and are
+    not ticked only how many there are: naming them would be the key. With `key` (a second
+    wrong Check, or the learner asked), it gives every option got wrong its paragraph, which way
+    it is wrong and its feedback, then the question's `wrong` text, if it has one."""
     marks = questions.multi_marks(spec, picked)
     if all(marks):
         return True, "**Yes.** " + spec.right
     missed = len(marks) - sum(marks)
+    if not key:
+        said = [f"**Not quite: {missed} of {len(marks)} ticks {'is' if missed == 1 else 'are'} wrong.**"]
+        for index, tick in enumerate(spec.ticks):
+            if index in picked and not tick.fits:
+                said.append(f"✗ “{tick.text}”: ticked, but it does not fit. {tick.feedback}".rstrip())
+        unticked = sum(1 for index, tick in enumerate(spec.ticks) if tick.fits and index not in picked)
+        if unticked:
+            said.append(f"{_count(unticked, 'option that fits is', 'options that fit are')} not "
+                        "ticked: read the options you left once more.")
+        said.append("Change your ticks and Check again; a second wrong Check, or the key's "
+                    "button, shows every option's answer and why.")
+        return False, "\n\n".join(said)
     said = [f"**Not quite: {sum(marks)} of {len(marks)} right.** "
             + ("The option you got wrong:" if missed == 1 else "The options you got wrong:")]
     for index, (tick, right) in enumerate(zip(spec.ticks, marks)):
@@ -75,6 +93,21 @@ def multi_feedback(spec, picked):
     if spec.wrong.strip():
         said.append(spec.wrong)
     return False, "\n\n".join(said)
+
+
+def _count(n, one, many):
+    return f"{'One' if n == 1 else n} {one if n == 1 else many}"
+
+
+def verdict(word, feedback):
+    """`feedback` opened on the verdict `word` ("Yes." or "Not this one."), unless the feedback
+    already opens on a word that says the same ("Right.", "Yes."): then that word is the verdict,
+    so the learner never reads "Yes. Right."."""
+    same = {"Yes.": ("Right.", "Yes.", "Correct."), "Not this one.": ("Not this one.",)}
+    for opening in same.get(word, ()):
+        if feedback.startswith(opening + " ") or feedback == opening:
+            return f"**{opening}**{feedback[len(opening):]}"
+    return f"**{word}** {feedback}"
 
 
 def hints_text(lesson, spec):
@@ -98,7 +131,6 @@ def progress(lesson):
         extra = " (optional)" if spec.optional else ""
         print(f"  [{mark}] {spec.id:<{width}}  {spec.title}{extra}")
     print("Labs:")
-    from lab import manifest
     labs = {number: ", ".join(manifest.names(lesson, number)) for number in manifest.labs(lesson)}
     wide = max(len(what) for what in labs.values())
     for number, what in labs.items():
@@ -110,7 +142,6 @@ def progress(lesson):
 def course_progress():
     """[(lesson, title, questions answered, questions, labs passed, labs)] for every written lesson,
     from the answers stored beside the notebooks (optional questions left out of both counts)."""
-    from lab import lessons, manifest
     rows = []
     for lesson in lessons.written():
         data, stored = questions.lesson_data(lesson), store.load(lesson)

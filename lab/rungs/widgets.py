@@ -3,9 +3,10 @@
 Every colour comes from JupyterLab's theme variables (with the light theme's values as fallbacks
 where no theme is loaded), so the text keeps its contrast in light, dark and high-contrast
 themes. Right and wrong are never told by colour alone: a chosen option carries a mark (✓ or ✗)
-and the feedback opens on a word ("Yes." or "Not this one."); after a tick-all question is
-checked, every option carries ✓ or ✗ and the feedback opens on "Yes." or "Not quite: 2 of 3
-right." with a ✗ line for each option got wrong.
+and the feedback opens on a word ("Yes.", or the option's own "Right.", or "Not this one.");
+after a tick-all question is checked, each ticked option (every option, once the key is out)
+carries ✓ or ✗ and the feedback opens on "Yes." or "Not quite: ..." with a ✗ line for each
+ticked option that does not fit.
 
 Keyboard and assistive technology, within what ipywidgets 8 offers (classes, descriptions and
 tooltips; no ARIA attributes of its own): options and Check, reveal and hint buttons are HTML
@@ -209,8 +210,8 @@ class ChoiceRung(_Rung):
             self._say("")
         else:
             option = self.spec.options[chosen]
-            verdict = "**Yes.** " if option.right else "**Not this one.** "
-            self._say(verdict + option.feedback, option.right)
+            self._say(text.verdict("Yes." if option.right else "Not this one.", option.feedback),
+                      option.right)
 
 
 class NumberRung(_Rung):
@@ -249,12 +250,18 @@ class NumberRung(_Rung):
         elif not isinstance(value, int):
             self._say("Type a whole number, in figures: 4, not four.")
         elif value == self.spec.answer:
-            self._say("**Yes.** " + self.spec.right, True)
+            self._say(text.verdict("Yes.", self.spec.right), True)
         else:
             self._say("**Not quite.** " + self.spec.near.get(value, self.spec.wrong), False)
 
 
 class MultiRung(_Rung):
+    """Tap every option that fits, then Check. A wrong Check says how many ticks are wrong and why
+    each ticked option that does not fit is wrong, and marks only the ticked options; the key
+    (every option marked, every wrong one explained) waits for a second wrong Check, or for the
+    key's button, which a wrong Check brings out. The store keeps the ticks, whether they were
+    checked, how many Checks were wrong and whether the key was asked for."""
+
     hint = "tap every answer that fits, then Check"
 
     def _parts(self):
@@ -268,7 +275,11 @@ class MultiRung(_Rung):
         self.check = widgets.Button(description="Check", tooltip="Check the answers tapped")
         _classes(self.check, "lab-rung-submit")
         self.check.on_click(lambda _: self.submit())
-        return [widgets.VBox(self.buttons), self.check]
+        self.key_button = widgets.Button(description="Show the key",
+                                         tooltip="Show which options fit, and why each one does or not")
+        _classes(self.key_button, "lab-rung-key")
+        self.key_button.on_click(lambda _: self.show_key())
+        return [widgets.VBox(self.buttons), widgets.HBox([self.check, self.key_button])]
 
     def tap(self, index):
         """Tap option `index` (from 0) on or off, as a click on it does."""
@@ -278,25 +289,41 @@ class MultiRung(_Rung):
 
     def submit(self):
         """Check the options tapped so far, as the Check button does."""
-        self._remember(picked=sorted(set(self.state.get("picked", []))), checked=True)
+        picked = sorted({i for i in self.state.get("picked", []) if isinstance(i, int)})
+        wrong = self._wrong_checks() + (0 if all(questions.multi_marks(self.spec, set(picked))) else 1)
+        self._remember(picked=picked, checked=True, wrong_checks=wrong)
+
+    def show_key(self):
+        """Show the key for the options tapped now, as its button does."""
+        self._remember(key=True, checked=True)
+
+    def _wrong_checks(self):
+        count = self.state.get("wrong_checks", 0)
+        return count if isinstance(count, int) and not isinstance(count, bool) else 0
 
     def _render_parts(self):
         picked = {i for i in self.state.get("picked", []) if isinstance(i, int)}
         checked = bool(self.state.get("checked"))
         marks = questions.multi_marks(self.spec, picked)
+        key = self.state.get("key") is True or self._wrong_checks() >= 2
+        right = all(marks)
         for i, (button, tick) in enumerate(zip(self.buttons, self.spec.ticks)):
-            # Once checked, every option says whether its tick is right, by a mark as well as a
-            # colour; tapping again clears the marks until the next Check.
-            mark = (RIGHT_MARK if marks[i] else WRONG_MARK) + " " if checked else ""
-            verdict = ("lab-rung-right" if marks[i] else "lab-rung-wrong") if checked else ""
+            # Once checked, an option says whether its tick is right by a mark as well as a
+            # colour: every option once the key is out (or all are right), else only the ticked
+            # ones, since a mark on an untouched option would give the key away. Tapping again
+            # clears the marks until the next Check.
+            marked = checked and (key or right or i in picked)
+            mark = (RIGHT_MARK if marks[i] else WRONG_MARK) + " " if marked else ""
+            verdict = ("lab-rung-right" if marks[i] else "lab-rung-wrong") if marked else ""
             box = TAPPED if i in picked else UNTAPPED
             button.description = f"{mark}{box} {text.plain(tick.text)}"
             _classes(button, "lab-rung-option", f"lab-rung-option-{i}",
                      "lab-rung-chosen" if i in picked else "", verdict)
+        _show(self.key_button, self._wrong_checks() >= 1 and not key and not (checked and right))
         if not checked:
             self._say("")
             return
-        right, said = text.multi_feedback(self.spec, picked)
+        right, said = text.multi_feedback(self.spec, picked, key=key)
         self._say(said, right)
 
 
@@ -308,6 +335,9 @@ class OpenRung(_Rung):
                                      continuous_update=False, description="Your answer",
                                      style={"description_width": "initial"},
                                      layout=widgets.Layout(width="100%", height="6em"))
+        # Every keystroke reaches the kernel, so the model answer's button opens as the fifth
+        # word is typed, and no notice about the box outlives the words that answer it.
+        self.text.continuous_update = True
         _classes(self.text, "lab-rung-open-text")
         self.text.observe(lambda change: self._quiet or self._remember(text=change["new"]),
                           names="value")
@@ -340,8 +370,21 @@ class OpenRung(_Rung):
         self.text.value = answer
 
     def toggle(self):
-        """Show the model answer, or hide it again, as the button does."""
+        """Show the model answer, or hide it again, as the button does. It opens only on an
+        answer of MIN_WORDS words or more; before that the feedback says how many are there."""
+        if not self.state.get("revealed") and questions.words(self.state.get("text", "")) < questions.MIN_WORDS:
+            self._acting = True
+            try:
+                self._say(self._too_short())
+            finally:
+                self._acting = False
+            return
         self._remember(revealed=not self.state.get("revealed", False))
+
+    def _too_short(self):
+        have = questions.words(self.state.get("text", ""))
+        return (f"Write your own answer first, in {questions.MIN_WORDS} words at least (the box "
+                f"has {have}): the model answer opens once you have said what you think.")
 
     def compare(self, ticked=True):
         """Tick (or untick) "I compared my answer ...", as a click on the checkbox does."""
@@ -350,17 +393,23 @@ class OpenRung(_Rung):
     def _render_parts(self):
         answer = self.state.get("text", "")
         self._set(self.text, answer if isinstance(answer, str) else "")
-        revealed = bool(self.state.get("revealed"))
+        enough = questions.words(answer) >= questions.MIN_WORDS
+        # A model answer revealed before this rule (an older answers file) stays revealed only
+        # while there is an answer to hold against it.
+        revealed = bool(self.state.get("revealed")) and enough
         compared = self.state.get("compared") is True
         _show(self.body, revealed)
         self.reveal.description = "Hide the model answer" if revealed else "Show a model answer"
+        self.reveal.disabled = not enough and not revealed
+        self.reveal.tooltip = ("Show or hide a model answer and the common ones" if enough else
+                               f"Opens once your answer has {questions.MIN_WORDS} words")
         self._set(self.compared, compared)
         # The tick is offered once there is something to compare with, and stays while ticked so
         # that it can be taken back.
         _show(self.compared, revealed or compared)
-        if compared and not str(answer).strip():
-            self._say("Write your answer in the box above as well: the question counts as "
-                      "answered once it has your answer and this tick.")
+        if compared and not enough:
+            self._say(f"Write your answer in the box above, {questions.MIN_WORDS} words at least: "
+                      "the question counts as answered once it has your answer and this tick.")
         else:
             self._say("")
 

@@ -135,13 +135,26 @@ def type_number(nb, rung_id, number, press="Enter"):
     return expected
 
 
-def multi_verdict(item, picked):
+def multi_verdict(item, picked, key):
     """What a tick-all rung says after Check with the options `picked` ticked, written out here
-    from the lesson data: "Yes." and its right text, or the count of options whose tick is
-    right and a ✗ line, with that option's own feedback, for each one got wrong."""
+    from the lesson data: "Yes." and its right text; or, on a first wrong Check (`key` False),
+    how many ticks are wrong, a ✗ line with its own feedback for each ticked option that does
+    not fit, and how many fitting options are left unticked, never which; or, with the key out,
+    the count of options whose tick is right and a ✗ line for each one got wrong."""
     wrong = [(i, tick) for i, tick in enumerate(item.ticks) if (i in picked) != tick.fits]
     if not wrong:
         return "Yes. " + item.right
+    if not key:
+        lines = [f"Not quite: {len(wrong)} of {len(item.ticks)} ticks {'is' if len(wrong) == 1 else 'are'} wrong."]
+        lines += [f"✗ “{tick.text}”: ticked, but it does not fit. {tick.feedback}"
+                  for i, tick in wrong if i in picked]
+        left = sum(1 for i, tick in wrong if i not in picked)
+        if left:
+            lines.append(("One option that fits is" if left == 1 else f"{left} options that fit are")
+                         + " not ticked: read the options you left once more.")
+        lines.append("Change your ticks and Check again; a second wrong Check, or the key's "
+                     "button, shows every option's answer and why.")
+        return " ".join(lines)
     lines = [f"Not quite: {len(item.ticks) - len(wrong)} of {len(item.ticks)} right. "
              + ("The option you got wrong:" if len(wrong) == 1 else "The options you got wrong:")]
     for i, tick in wrong:
@@ -150,10 +163,11 @@ def multi_verdict(item, picked):
     return " ".join(lines + [item.wrong])
 
 
-def tap_and_check(nb, rung_id, indexes):
+def tap_and_check(nb, rung_id, indexes, wrong_before=0):
     """Tap the options `indexes` (each one not tapped yet) of a multi-select rung, press Check,
-    see the verdict on what is tapped now: the count and each wrong option's own feedback, and
-    every option marked ✓ or ✗ as well as coloured."""
+    see the verdict on what is tapped now (`wrong_before` wrong Checks came before it: the
+    second wrong one shows the key), and the marks: every option marked ✓ or ✗ as well as
+    coloured when the ticks are right or the key is out, else only the ticked ones."""
     item = spec(rung_id)
     box = rung(nb, rung_id)
     for index in indexes:
@@ -166,13 +180,20 @@ def tap_and_check(nb, rung_id, indexes):
     picked = {i for i, button in enumerate(options)
               if "lab-rung-chosen" in (button.get_attribute("class") or "")}
     box.locator(".lab-rung-submit").click()
-    expected = multi_verdict(item, picked)
+    right_now = all((i in picked) == tick.fits for i, tick in enumerate(item.ticks))
+    key = wrong_before + (0 if right_now else 1) >= 2
+    expected = multi_verdict(item, picked, key)
     wait_for_text(nb, box.locator(".lab-rung-feedback"), expected, FEEDBACK_TIMEOUT,
                   f"rung {rung_id}: after Check with options {sorted(picked)} tapped, its feedback")
     for i, (button, tick) in enumerate(zip(options, item.ticks)):
+        shown, classes = button.inner_text().strip(), button.get_attribute("class") or ""
+        if not (key or right_now or i in picked):
+            if shown.startswith(("✓", "✗")) or "lab-rung-wrong" in classes or "lab-rung-right" in classes:
+                raise LearnerSawProblem(f"rung {rung_id}: after a first wrong Check, option {i}, "
+                                        f"not ticked, is marked ({shown[:40]!r}): that gives the key away")
+            continue
         right = (i in picked) == tick.fits
         mark, verdict = ("✓", "lab-rung-right") if right else ("✗", "lab-rung-wrong")
-        shown, classes = button.inner_text().strip(), button.get_attribute("class") or ""
         if not shown.startswith(mark) or verdict not in classes:
             raise LearnerSawProblem(f"rung {rung_id}: after Check, option {i} should be marked "
                                     f"{mark} and {verdict}; it shows {shown[:40]!r} with the "

@@ -8,6 +8,10 @@ import pytest
 from lab import lessons
 from lab.lessons import build
 
+# Imported by this one name everywhere, so that pytest's own import of this conftest (under
+# another name) does not make a second cache.
+from tests.lessons.runs import learner_runs
+
 WRITTEN = lessons.written()
 
 
@@ -34,8 +38,13 @@ def learner(master):
 
 
 @pytest.fixture(scope="module")
-def learner_run(learner, tmp_path_factory):
-    return build.execute(learner, cwd=tmp_path_factory.mktemp("learner"))
+def learner_run(lesson):
+    return learner_runs(lesson)[0]
+
+
+@pytest.fixture(scope="module")
+def autograded_run(lesson):
+    return learner_runs(lesson)[1]
 
 
 def code_cells(nb):

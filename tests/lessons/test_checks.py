@@ -1,6 +1,7 @@
 """Every lesson's lab tests: the reference passes them all, an empty gap is "not done" and never
 a failure, and each wrong answer the lesson keeps (lab/lessons/lessonNN/wrong.py) is caught with
-one sentence that names the function at fault."""
+one sentence that names the function at fault. The standard these tests enforce is
+written out in docs/lesson-standard.md."""
 
 import pytest
 
@@ -38,20 +39,20 @@ LABS = labs_of_every_lesson()
 WRONG = wrong_answers()
 
 
-@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
 def test_each_lab_has_visible_and_hidden_tests(lesson, lab):
     assert checks.tests_for(lesson, lab, hidden=False), f"lesson {lesson} lab {lab} has no visible test"
     assert checks.tests_for(lesson, lab, hidden=True), f"lesson {lesson} lab {lab} has no hidden test"
 
 
-@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
 def test_the_reference_passes_every_test(lesson, lab):
     ns = reference(lesson)
     failures = [(r.test.name, r.message) for r in checks.run(lesson, lab, ns) if not r.passed]
     assert failures == []
 
 
-@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
 def test_a_stub_is_not_done_never_a_failure(lesson, lab):
     """Every gap still raising NotImplementedError: each test says "not done yet"."""
     ns = reference(lesson)
@@ -61,7 +62,7 @@ def test_a_stub_is_not_done_never_a_failure(lesson, lab):
     assert all(r.not_done for r in results), [(r.test.name, r.message) for r in results if not r.not_done]
 
 
-@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
 def test_every_gap_of_the_lab_has_wrong_answers(lesson, lab):
     named = {name for (n, l, name, _) in WRONG if (n, l) == (lesson, lab)}
     assert named == set(manifest.names(lesson, lab)), (
@@ -70,7 +71,7 @@ def test_every_gap_of_the_lab_has_wrong_answers(lesson, lab):
 
 
 @pytest.mark.parametrize("lesson,lab,name,variant", WRONG,
-                         ids=[f"{n}.{l}-{v.__name__}" for n, l, _, v in WRONG])
+                         ids=[f"lesson{n:02d}-lab{l}-{v.__name__}" for n, l, _, v in WRONG])
 def test_each_wrong_answer_is_caught_in_a_sentence_naming_its_function(lesson, lab, name, variant):
     found = reference(lesson).learner()
     found[name] = variant

@@ -1,5 +1,6 @@
 """Every lesson's master notebook, read as a file: made from its source, run for real, with each
-part the lesson standard asks for, and with nbgrader roles that the grader can rely on."""
+part the lesson standard asks for, and with nbgrader roles that the grader can rely on.
+The standard these tests enforce is written out in docs/lesson-standard.md."""
 
 import re
 from collections import Counter

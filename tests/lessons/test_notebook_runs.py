@@ -1,11 +1,13 @@
 """Every lesson's notebooks, run: the master rebuilds to the committed file and passes nbval; the
-learner's edition runs top to bottom with its gaps open, and scores nothing under autograde."""
+learner's edition runs top to bottom with its gaps open, and scores nothing under autograde.
+The standard these tests enforce is written out in docs/lesson-standard.md."""
 
 import os
 import subprocess
 import sys
 
 import nbformat
+import pytest
 
 from lab import manifest
 from lab.lessons import build
@@ -35,13 +37,18 @@ def test_a_fresh_build_is_the_committed_notebook(lesson):
                              f"line {line} (pictures aside): run python -m lab build {lesson}")
 
 
+@pytest.mark.parametrize("lesson", [12], ids=["lesson12"])
 def test_nbval_passes_on_the_master_copy(lesson, tmp_path):
+    """nbval, as CI runs it over the saved outputs, on the exemplar. Every other lesson's outputs
+    are held by the fresh build above, which compares the whole notebook and so is stricter; this
+    one keeps nbval's own way of running a notebook (its kernel, its tags) under test. .ci/run runs
+    nbval on every notebook on the other Pythons."""
     env = dict(os.environ, LAB_RUNGS_DIR=str(tmp_path / "rungs"))
     env.pop("NBGRADER_EXECUTION", None)
     # --nbval-current-env: the kernel is this Python's, whatever kernels the machine has installed.
     result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-q",
                              "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
-                             str(build.notebook_path(lesson))],
+                             str(next(build.NOTEBOOKS.glob(f"{lesson:02d}-*.ipynb")))],
                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:]
 
@@ -59,8 +66,7 @@ def test_empty_gaps_say_not_done_yet(lesson, learner_run):
         assert "not done yet" in out or "not started" in out, out
 
 
-def test_under_autograde_an_empty_gap_scores_zero(lesson, learner, tmp_path):
-    run = build.execute(learner, cwd=tmp_path, env={"NBGRADER_EXECUTION": "autograde"}, allow_errors=True)
+def test_under_autograde_an_empty_gap_scores_zero(lesson, autograded_run):
     for lab in manifest.labs(lesson):
         for cell_id in (f"lab{lab}-tests", f"lab{lab}-hidden"):
-            assert any(o.output_type == "error" for o in by_id(run, cell_id).outputs), cell_id
+            assert any(o.output_type == "error" for o in by_id(autograded_run, f"{cell_id}-autograded").outputs), cell_id

@@ -1,6 +1,7 @@
 """Every lesson's harness.py, as the learner gets it: generated, loadable, chained to the lesson
 before (the starter of N is the end of N-1 with N's additions), failed by its starter and passed
-by the reference, through the same command line a learner uses."""
+by the reference, through the same command line a learner uses. The standard these tests enforce is
+written out in docs/lesson-standard.md."""
 
 import ast
 import subprocess
@@ -56,7 +57,7 @@ def test_earlier_versions_hold_only_what_a_later_lesson_changes():
             assert past and later, f"earlier/{info.name}.py keeps {unit.name}, which no later lesson changes"
 
 
-@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
 def test_each_generated_file_is_python_and_loads(lesson, lab, tmp_path):
     for stage in (Stage(lesson, lab), Stage(lesson)):
         path = tmp_path / "harness.py"
@@ -64,7 +65,7 @@ def test_each_generated_file_is_python_and_loads(lesson, lab, tmp_path):
         subprocess.run([sys.executable, str(path)], check=True, cwd=tmp_path)
 
 
-@pytest.mark.parametrize("lesson", lessons.written())
+@pytest.mark.parametrize("lesson", lessons.written(), ids=lambda n: f"lesson{n:02d}")
 def test_the_starter_is_the_end_of_the_lesson_before(lesson):
     """Every definition of lesson N-1's end stands unchanged in lesson N's starter, unless lesson
     N's syllabus rows say it changes there."""
@@ -80,7 +81,7 @@ def test_the_starter_is_the_end_of_the_lesson_before(lesson):
         assert strip(start[name]) == strip(text), f"lesson {lesson}'s starter changed {name}, which its syllabus does not"
 
 
-@pytest.mark.parametrize("lesson", lessons.written())
+@pytest.mark.parametrize("lesson", lessons.written(), ids=lambda n: f"lesson{n:02d}")
 def test_the_diff_from_the_lesson_before_only_adds_or_rewrites_the_lessons_names(lesson):
     out = subprocess.run([sys.executable, "-m", "lab", "diff", str(lesson - 1), str(lesson)],
                          capture_output=True, text=True, cwd=ROOT)
@@ -96,7 +97,7 @@ def _check(path, lesson, lab):
                           capture_output=True, text=True, cwd=path.parent)
 
 
-@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"{n}.{l}" for n, l in LABS])
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
 def test_the_starter_fails_the_lab_and_the_reference_passes_it(lesson, lab, tmp_path):
     path = tmp_path / "harness.py"
     path.write_text(starters.text_at(Stage(lesson, lab)))
@@ -109,7 +110,7 @@ def test_the_starter_fails_the_lab_and_the_reference_passes_it(lesson, lab, tmp_
     assert result.stdout.splitlines()[-1].endswith(" passed, 0 failed")
 
 
-@pytest.mark.parametrize("lesson", lessons.written())
+@pytest.mark.parametrize("lesson", lessons.written(), ids=lambda n: f"lesson{n:02d}")
 def test_the_graders_starter_holds_no_answer_of_the_lesson(lesson):
     """The autograder's worker loads the last lab's starter with every gap of the lesson open:
     no line of any reference answer of the lesson is in it."""
@@ -128,9 +129,18 @@ def test_the_graders_starter_holds_no_answer_of_the_lesson(lesson):
 
 def test_the_cli_says_what_it_cannot_do():
     from harness import syllabus
+    from lab import startpage
     have = lessons.written()
     planned = sorted({step.lesson for steps in syllabus.UNITS.values() for step in steps})
-    beyond = planned[-1] + 1
+    beyond = max(planned + list(startpage.PLANNED)) + 1
+    # A lesson of the plan with no row in the syllabus yet says what the start page says of it.
+    for n in [n for n in startpage.PLANNED if n not in planned][:1]:
+        bad = subprocess.run([sys.executable, "-m", "lab", "starter", str(n)], capture_output=True,
+                             text=True, cwd=ROOT)
+        assert bad.returncode == 2 and bad.stdout == ""
+        assert bad.stderr.startswith(f"python -m lab: lesson {n}, {startpage.PLANNED[n]}, is planned, "
+                                     "not written yet: the course has lesson"), bad.stderr
+        assert "planned, not written yet" in startpage.text()
     bad = subprocess.run([sys.executable, "-m", "lab", "starter", str(beyond)], capture_output=True,
                          text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stdout == ""

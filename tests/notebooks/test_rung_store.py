@@ -37,6 +37,7 @@ def restart():
         if name.startswith("lab.rungs."):
             importlib.reload(sys.modules[name])
     importlib.reload(rungs)
+    importlib.reload(sys.modules["lab.startpage"])   # it hooks itself onto the new store
 
 
 def full_file(answers):
@@ -68,6 +69,41 @@ def test_a_cut_off_file_is_set_aside_and_what_it_still_holds_is_kept(answers, ca
     assert kept["rungs"]["tail-start"] == {"typed": "10", "value": 10}
     assert kept["labs"] == {"1": True}
     assert "damaged" in rung.notice.value
+
+
+def test_the_damage_is_told_once_not_on_every_later_rung(answers, capsys):
+    full_file(answers)
+    answers.write_bytes(b"{not json")
+    restart()
+    first = rungs.rung(12, "throw-away")
+    later = rungs.rung(12, "what-is-sent")
+    assert "damaged" in first.notice.value
+    assert later.notice.value == "" and later.notice.layout.display == "none"
+    later.choose(0)
+    assert "damaged" not in later.notice.value
+    assert capsys.readouterr().out.count("was damaged") == 1
+
+
+def test_a_deleted_answers_file_is_said_once_and_not_taken_for_a_new_lesson(answers, capsys):
+    full_file(answers)
+    answers.unlink()
+    restart()
+    capsys.readouterr()
+    rung = rungs.rung(12, "throw-away")
+    said = capsys.readouterr().out
+    assert said.count("\n") == 1 and "is not there any more" in said and "lesson 12 starts again" in said
+    assert "is not there any more" in rung.notice.value
+    assert not rung.answered
+    again = rungs.rung(12, "what-is-sent")
+    assert again.notice.value == "" and capsys.readouterr().out == ""
+    restart()
+    rungs.rung(12, "what-is-sent")
+    assert capsys.readouterr().out == "", "told once, not in every later kernel"
+
+
+def test_a_lesson_never_begun_says_nothing(answers, capsys):
+    rung = rungs.rung(12, "throw-away")
+    assert capsys.readouterr().out == "" and rung.notice.value == ""
 
 
 def test_a_second_damage_never_overwrites_the_first_kept_copy(answers):
@@ -119,7 +155,7 @@ def test_two_kernels_saving_at_once_lose_no_answer(answers, tmp_path):
     labs = json.loads(answers.read_text())["labs"]
     lost = [n for first in (1000, 2000) for n in range(first, first + count) if str(n) not in labs]
     assert not lost, f"{len(lost)} of {2 * count} answers were lost, the first {lost[:5]}"
-    assert sorted(p.name for p in answers.parent.iterdir()) == ["lesson12.json"], \
+    assert sorted(p.name for p in answers.parent.iterdir()) == ["lesson12.json", "lesson12.json.started"], \
         "a lock or temporary file was left behind"
 
 
@@ -223,3 +259,14 @@ def test_the_store_works_where_unix_only_modules_do_not_exist(tmp_path):
                           env=dict(os.environ, LAB_RUNGS_DIR=str(tmp_path / "r")),
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "saved\n", "")
+
+
+def test_the_file_is_named_as_the_lessons_say_and_an_old_name_is_adopted(answers, tmp_path):
+    assert rungs.store_path(3).name == "lesson03.json" and answers.name == "lesson12.json"
+    folder = tmp_path / ".rungs"
+    folder.mkdir(exist_ok=True)
+    (folder / "lesson3.json").write_text(json.dumps({"format": 1, "lesson": 3, "rungs": {},
+                                                     "hints": {"1": 2}, "labs": {"1": True}}))
+    restart()
+    assert rungs.store.load(3)["labs"] == {"1": True}
+    assert (folder / "lesson03.json").exists() and not (folder / "lesson3.json").exists()

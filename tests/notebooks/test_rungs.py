@@ -26,6 +26,7 @@ def restart():
         if name.startswith("lab.rungs."):
             importlib.reload(sys.modules[name])
     importlib.reload(rungs)
+    importlib.reload(sys.modules["lab.startpage"])   # it hooks itself onto the new store
 
 
 def plain(widget):
@@ -207,38 +208,57 @@ def test_every_colour_comes_from_the_theme():
 
 # --- tick-all questions: every option its own feedback ----------------------------------------
 
-def test_a_half_right_tick_gets_a_count_and_each_wrong_options_own_feedback(answers):
+def test_a_first_wrong_check_counts_the_wrong_ticks_and_explains_only_the_learners_own(answers):
     spec = next(s for s in data.RUNGS if s.id == "no-entry")
     fits = [tick.fits for tick in spec.ticks]
     assert fits == [True, False, True], "this test is written for no-entry's three options"
     rung = rungs.rung(12, "no-entry")
     before = plain(rung)
-    rung.tap(0)                      # right about one end, silent about the other
+    assert rung.key_button.layout.display == "none", "no key before a wrong Check"
+    rung.tap(0)
+    rung.tap(1)                      # one right tick, one wrong tick, one fitting option left out
     rung.submit()
     said = rung.feedback.value
-    assert "Not quite: 2 of 3 right." in said
-    assert spec.ticks[2].feedback in said and "it fits, but is not ticked" in said
-    assert spec.ticks[0].feedback not in said and spec.ticks[1].feedback not in said
-    assert "lab-rung-wrong" in rung.feedback._dom_classes
-    # Each option says whether its tick is right by a mark, not by colour alone.
-    assert [b.description[0] for b in rung.buttons] == ["✓", "✓", "✗"]
-    assert "lab-rung-wrong" in rung.buttons[2]._dom_classes
-    assert "lab-rung-right" in rung.buttons[0]._dom_classes
-    rung.tap(1)                      # a tick that does not fit, and the marks wait for Check
-    assert not any(b.description.startswith(("✓", "✗")) for b in rung.buttons)
-    rung.submit()
-    said = rung.feedback.value
-    assert "Not quite: 1 of 3 right." in said
+    assert "Not quite: 2 of 3 ticks are wrong." in said
     assert "ticked, but it does not fit" in said and spec.ticks[1].feedback in said
-    assert spec.ticks[2].feedback in said and spec.ticks[0].feedback not in said
+    assert "One option that fits is not ticked" in said
+    # Not the key: the option left out is neither named nor explained, and carries no mark.
+    assert spec.ticks[2].text not in said and spec.ticks[2].feedback not in said
+    assert spec.ticks[0].feedback not in said
+    assert [b.description[0] for b in rung.buttons] == ["✓", "✗", "☐"]
+    assert "lab-rung-wrong" not in rung.buttons[2]._dom_classes
+    assert "lab-rung-wrong" in rung.feedback._dom_classes
+    assert rung.key_button.layout.display is None, "a wrong Check brings out the key's button"
     restart()
     again = rungs.rung(12, "no-entry")
-    assert again.feedback.value == said.replace(
-        '<div role="status" aria-live="polite" aria-atomic="true">', "").removesuffix("</div>")
-    assert [b.description[0] for b in again.buttons] == ["✓", "✗", "✗"]
-    assert json.loads(answers.read_text())["rungs"]["no-entry"] == {"picked": [0, 1],
-                                                                    "checked": True}
+    assert spec.ticks[2].feedback not in again.feedback.value, "a restart must not give the key away"
     assert plain(again) == before, "the text form must not depend on the ticks"
+    # A second wrong Check shows the key: every option marked, every wrong one explained.
+    again.tap(1)
+    assert not any(b.description.startswith(("✓", "✗")) for b in again.buttons)
+    again.submit()
+    said = again.feedback.value
+    assert "Not quite: 2 of 3 right." in said and "it fits, but is not ticked." in said
+    assert spec.ticks[2].feedback in said
+    assert [b.description[0] for b in again.buttons] == ["✓", "✓", "✗"]
+    assert again.key_button.layout.display == "none"
+    assert json.loads(answers.read_text())["rungs"]["no-entry"] == {
+        "picked": [0], "checked": True, "wrong_checks": 2}
+
+
+def test_the_key_shows_on_request_after_one_wrong_check(answers):
+    spec = next(s for s in data.RUNGS if s.id == "no-entry")
+    rung = rungs.rung(12, "no-entry")
+    rung.tap(0)
+    rung.submit()
+    assert spec.ticks[2].feedback not in rung.feedback.value
+    rung.key_button.click()
+    assert spec.ticks[2].feedback in rung.feedback.value and "it fits, but is not ticked." in rung.feedback.value
+    assert [b.description[0] for b in rung.buttons] == ["✓", "✓", "✗"]
+    rung.tap(2)
+    rung.submit()
+    assert "Yes." in rung.feedback.value and "lab-rung-right" in rung.feedback._dom_classes
+    assert rung.key_button.layout.display == "none"
 
 
 def test_every_multi_option_of_a_finished_lesson_has_feedback_of_its_own():
@@ -259,6 +279,10 @@ def test_options_without_feedback_are_still_read():
     assert "[ ] a" in plain(rung) and "[ ] b" in plain(rung)
     rung.tap(1)
     rung.submit()
+    said = rung.feedback.value
+    assert "Not quite: 2 of 2 ticks are wrong." in said and "“b”: ticked, but it does not fit." in said
+    assert "“a”" not in said and "Look again." not in said
+    rung.show_key()
     said = rung.feedback.value
     assert "Not quite: 0 of 2 right." in said and "“a”: it fits, but is not ticked." in said
     assert "Look again." in said
@@ -298,15 +322,54 @@ def test_an_open_question_counts_only_once_the_learner_has_compared(answers, cap
     assert "lab-rung-answered" not in again._dom_classes
 
 
-def test_ticking_compared_without_an_answer_does_not_count_and_says_why():
+def test_the_model_answer_waits_for_five_words_of_the_learners_own():
+    spec = next(s for s in data.RUNGS if s.id == "colleague")
     rung = rungs.rung(12, "colleague")
-    rung.toggle()
-    rung.compare()
-    assert "lab-rung-answered" not in rung._dom_classes
-    assert "Write your answer in the box above" in rung.feedback.value
+    assert rung.reveal.disabled and rung.text.continuous_update
+    rung.toggle()                                     # pressed anyway (an old front end)
+    assert rung.body.layout.display == "none"
+    assert "5 words at least (the box has 0)" in rung.feedback.value
     rung.write("One line was added.")
+    assert rung.reveal.disabled
+    rung.toggle()
+    assert rung.body.layout.display == "none" and "(the box has 4)" in rung.feedback.value
+    rung.write("One line was added, none deleted.")
+    assert not rung.reveal.disabled and rung.feedback.layout.display == "none"
+    rung.toggle()
+    assert rung.body.layout.display is None and spec.model_answer.split()[0] in rung.body.value
+    assert rung.compared.layout.display is None and not rung.answered
+    rung.compare()
+    assert rung.answered
+
+
+def test_a_tick_on_too_short_an_answer_does_not_count_and_the_notice_goes_as_words_come(answers):
+    # An answers file from before the rule: revealed and ticked, with too short an answer.
+    answers.parent.mkdir(parents=True, exist_ok=True)
+    answers.write_text(json.dumps({"format": 1, "lesson": 12, "hints": {}, "labs": {},
+                                   "rungs": {"colleague": {"text": "", "revealed": True, "compared": True}}}))
+    restart()
+    rung = rungs.rung(12, "colleague")
+    assert "lab-rung-answered" not in rung._dom_classes
+    assert rung.body.layout.display == "none", "no model answer without an answer to hold against it"
+    assert "Write your answer in the box above, 5 words at least" in rung.feedback.value
+    rung.write("One line was added.")
+    assert "Write your answer" in rung.feedback.value and not rung.answered
+    rung.write("One line was added, none deleted.")
     assert "lab-rung-answered" in rung._dom_classes
-    assert rung.feedback.layout.display == "none"
+    assert rung.feedback.layout.display == "none", "the notice must go once the answer is there"
+
+
+def test_feedback_that_opens_on_right_is_not_said_twice():
+    from lab.rungs import text
+    assert text.verdict("Yes.", "Right. The role has its own field.") == "**Right.** The role has its own field."
+    assert text.verdict("Yes.", "The role has its own field.") == "**Yes.** The role has its own field."
+    assert text.verdict("Not this one.", "It tempts.") == "**Not this one.** It tempts."
+    spec = rungs.Choice(id="c", title="t", options=(rungs.Option("a", "Right. Because.", True),
+                                                    rungs.Option("b", "No: because.")))
+    from lab.rungs import widgets
+    rung = widgets.ChoiceRung(12, spec)
+    rung.choose(0)
+    assert "Yes." not in rung.feedback.value and "<b>Right.</b> Because." in rung.feedback.value
 
 
 def test_the_compared_tick_is_a_labelled_checkbox():

@@ -64,7 +64,7 @@ def test_a_later_run_keeps_the_learners_edits_and_answers(tmp_path):
     nb.cells[0].source += "\n\nMy own note."
     edited = nbformat.writes(nb)
     mine.write_text(edited, encoding="utf-8")
-    answers = folder / ".rungs" / f"lesson{LESSON}.json"
+    answers = folder / ".rungs" / f"lesson{LESSON:02d}.json"
     answers.parent.mkdir()
     answers.write_text('{"some-rung": "my answer"}\n')
     own = folder / "scratch.py"
@@ -178,7 +178,9 @@ def test_the_start_page_maps_every_lesson_and_says_how_the_course_works(tmp_path
         assert all(f"`{name}`" in row for name in manifest.names(lesson))
     assert sum(line.startswith("| ") and line[2:4].isdigit() for line in page.splitlines()) == \
         len(set(startpage.PLANNED) | set(lessons.written()))
-    for needed in ("lab.check(N, lab=K)", ".rungs/lessonNN.json", "lab.progress()", "compared"):
+    from lab.rungs import store
+    for needed in ("lab.check(N, lab=K)", ".rungs/lesson03.json", f".rungs/{store.name(3)}", "lab.progress()", "compared",
+                   "[general]", "Our simplification", "`A!`", "`?`", "Lessons done: 0 of"):
         assert needed in page
 
 
@@ -186,7 +188,7 @@ def test_the_start_page_is_the_courses_and_is_written_again(tmp_path):
     from lab import startpage
     (tmp_path / startpage.NAME).write_text("an old map", encoding="utf-8")
     mywork.refresh(tmp_path)
-    assert (tmp_path / startpage.NAME).read_text(encoding="utf-8") == startpage.text()
+    assert (tmp_path / startpage.NAME).read_text(encoding="utf-8") == startpage.text(tmp_path)
 
 
 def test_jupyterlab_opens_on_the_start_page_rendered():
@@ -195,9 +197,87 @@ def test_jupyterlab_opens_on_the_start_page_rendered():
     import sys
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "start.py", "--print-command"], cwd=root, capture_output=True, text=True)
-    assert "--ServerApp.default_url=/lab/tree/START.md" in done.stdout
+    assert "--LabApp.default_url=/lab/tree/START.md" in done.stdout.split()
+    assert "--ServerApp.jpserver_extensions=lab.frontdoor=True" in done.stdout.split()
     author = subprocess.run([sys.executable, "start.py", "--author", "--print-command"], cwd=root,
                             capture_output=True, text=True)
-    assert "START.md" not in author.stdout
+    assert "START.md" not in author.stdout and "frontdoor" not in author.stdout
     overrides = json.loads((root / "jupyter" / "overrides.json").read_text())
     assert overrides["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]["markdown"] == "Markdown Preview"
+
+
+def test_the_start_page_shows_progress_and_follows_each_answer(tmp_path, monkeypatch):
+    from lab import lessons, startpage
+    from lab.rungs import store
+    mywork.refresh(tmp_path)
+    page = (tmp_path / startpage.NAME).read_text(encoding="utf-8")
+    first = lessons.written()[0]
+    data = lessons.load(first)
+    assert f"**Next:** lesson {first:02d}, [{data.TITLE}]({data.NOTEBOOK}): start it from the top" in page
+    assert "| not begun |" in next(l for l in page.splitlines() if l.startswith(f"| {first:02d} |"))
+    # A kernel runs in the learner's folder: its next save rewrites the page.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LAB_RUNGS_DIR", raising=False)
+    spec = next(s for s in data.RUNGS if s.kind == "choice" and not s.optional)
+    store.put(first, "rungs", spec.id, {"choice": 0})
+    page = (tmp_path / startpage.NAME).read_text(encoding="utf-8")
+    required = len([s for s in data.RUNGS if not s.optional])
+    row = next(l for l in page.splitlines() if l.startswith(f"| {first:02d} |"))
+    assert row.endswith(f"| 1 of {required} questions, 0 of 1 labs |"), row
+    assert f"Questions answered: 1 of" in page
+    assert f"{required - 1} of its questions are still open" in page
+
+
+def test_a_folder_without_the_start_page_is_left_alone(tmp_path, monkeypatch):
+    from lab import lessons, startpage
+    from lab.rungs import store
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LAB_RUNGS_DIR", raising=False)
+    (tmp_path / startpage.NAME).write_text("my own notes\n", encoding="utf-8")
+    store.put(lessons.written()[0], "labs", "1", True)
+    assert (tmp_path / startpage.NAME).read_text(encoding="utf-8") == "my own notes\n"
+
+
+def test_every_text_names_the_answers_files_as_the_store_does():
+    """README, the docs, the start page, the lessons and lab/ name the answers files one way:
+    the store's (lesson03.json), never lessonNN.json or lesson3.json."""
+    import re
+    from lab import lessons, startpage
+    from lab.rungs import store
+    root = Path(__file__).resolve().parents[2]
+    texts = {"START.md": startpage.text()}
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md")),
+                 *sorted((root / "lab").rglob("*.py")), *sorted((root / "lab").rglob("*.md"))]:
+        texts[str(path.relative_to(root))] = path.read_text(encoding="utf-8")
+    named = {}
+    for where, text in texts.items():
+        for found in re.findall(r"\blesson(\w+)\.json\b", text):
+            named.setdefault(found, where)
+    wrong = {f"lesson{n}.json": where for n, where in named.items()
+             if not (n.isdigit() and store.name(int(n)) == f"lesson{n}.json")}
+    # The store's own docstring names the old form, to say it is renamed.
+    wrong = {n: w for n, w in wrong.items() if not (w.endswith("store.py") and n == "lesson3.json")}
+    assert not wrong, f"these name an answers file another way than the store ({store.name(3)}): {wrong}"
+    for lesson in lessons.written():
+        assert f".rungs/{store.name(lesson)}" in startpage.text() or lesson not in (1, max(lessons.written()))
+
+
+def test_the_readme_the_start_page_and_the_starter_say_the_same_of_the_plan():
+    import re
+    import subprocess
+    import sys
+    from lab import lessons, startpage
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    planned = [n for n in startpage.PLANNED if n not in lessons.written()]
+    assert "the map of the sixteen lessons" in " ".join(readme.split()) and len(startpage.PLANNED) == 16
+    row = next(line for line in readme.splitlines() if line.startswith(f"| {planned[0]:02d}"))
+    assert "planned, not written yet" in row
+    assert all(startpage.PLANNED[n] in row for n in planned)
+    page = startpage.text()
+    for n in planned:
+        assert re.search(rf"^\| {n:02d} \| {re.escape(startpage.PLANNED[n])} \| planned, not written yet \|", page, re.M)
+    done = subprocess.run([sys.executable, "-m", "lab", "starter", str(planned[0])], capture_output=True,
+                          text=True, cwd=root)
+    assert "planned, not written yet" in done.stderr
+    assert "--from" in readme and " -o " in readme

@@ -13,8 +13,7 @@ import copy
 
 import harness
 import lab
-from lab.checks import test
-from lab.checks.handover import blame, expect
+from lab.checks import blame, expect, test
 
 SYSTEM = "Answer in one short sentence."  # not harness.SYSTEM: a test must see which text travels
 

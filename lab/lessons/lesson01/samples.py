@@ -19,9 +19,9 @@ def run_agent(model, system, messages, prompt):
 }
 
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (12, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (8, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }

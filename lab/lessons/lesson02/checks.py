@@ -11,8 +11,8 @@ import copy
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
+from lab.prose import plural
 
 SETTINGS = "HOST = 'localhost'\nPORT = 9090\n"
 APP = "import config\n\nprint(config.PORT)\n"
@@ -71,10 +71,6 @@ def run(ns, script, tools, prompt="Which port does config.py use?", messages=Non
             raise Failed(f"the model refused run_agent's request {request.number} "
                          f"({lab.shape(request.messages)}): {refusal}")
     return returned, messages, model
-
-
-def plural(n, word, many=None):
-    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def result_problem(result, call, content):

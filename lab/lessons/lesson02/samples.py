@@ -4,11 +4,11 @@
 ALL_CHECKS = ("lab1-tests", "lab1-hidden")
 
 SCORES = {
-    "unchanged": (0, ()),
+    "unchanged": (),
     "correct": (12, ALL_CHECKS),
-    "hidden-only": (9, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }
 
 # Passes every visible test and fails a hidden one: it looks the tool up whatever the case of its

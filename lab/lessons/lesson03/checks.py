@@ -14,9 +14,9 @@ import copy
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 from lab.model import ScriptError
+from lab.prose import plural
 
 from .stage import Recorder
 
@@ -28,10 +28,6 @@ def ends(messages, n=6):
     """The shape of the list's last `n` messages, with "..." in front if there were more."""
     shape = lab.shape(messages[-n:])
     return shape if len(messages) <= n else "... " + shape
-
-
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 class Run:

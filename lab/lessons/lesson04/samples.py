@@ -5,11 +5,11 @@ One lab, so one pair of graded cells: lab1-tests (8 points, the visible tests) a
 # The last lab's first gap loops for ever, or its last gap does not parse: with one lab and one
 # gap, both leave the lesson with nothing.
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (11, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (8, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }
 
 # Passes every visible test and fails a hidden one: it keeps error results short, cutting a

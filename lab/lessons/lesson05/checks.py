@@ -3,10 +3,14 @@
 The visible tests are the plan's list, plus one for each wrong idea a question of the lesson
 argues against: testing the limit after the call, stopping with an exception, raising a failed
 reply, retrying it, dropping it from the record, acting on its calls, counting a turn per tool
-call, reading max_turns=None as 0, and reading 0 as no limit. The hidden ones hold the
+call, reading max_turns=None as 0, reading 0 as no limit, pairing results with calls by
+position, and a try around model.complete (an adapter's work). The hidden ones hold the
 contract's edge cases: the limit reached on a reply that still asks for tools (the record must
 stay whole for the next prompt), limits of 0 and 1 at their edges, a failed reply whose partial text is kept, a 503 as the very first reply, a
-refusal of the strict provider, and a caller's list that already holds earlier turns.
+refusal of the strict provider, a caller's list that already holds earlier turns, and what
+every request carries.
+
+Call ids are the script's own (cid), as a provider's are: no counter in run_agent can guess them.
 
 Tools are lesson 4's (harness/earlier/lesson04.py); the learner's run_agent calls its own
 run_tool. Verdicts compare contents, never identity: under the grader the learner's code may run
@@ -16,17 +20,27 @@ in another process.
 import harness
 import lab
 from harness.earlier.lesson04 import make_bash_tool, make_read_tool
-from lab.checks import Failed, test
-from lab.checks.handover import expect
-from lab.model import ScriptError
+from lab.checks import expect, Failed, test
+from lab.model import Request, ScriptError
+from lab.prose import plural
 
-from .stage import FILES, TASK, runaway
+from .stage import FILES, TASK
 
 READ_A = {"path": "a.py"}
 
 
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def cid(n):
+    """The id of the n-th call a check's script makes: chosen by the script, as a provider
+    chooses its own, so that no counter of calls or results in run_agent can guess it."""
+    return f"toolu_{(n * 37) % 89:02d}{'kqwzmxvb'[n % 8]}"
+
+
+def reads(path="a.py"):
+    """A script step: like stage.runaway, a model that never stops asking to read `path`, but its
+    calls carry ids of the script's own (see cid), so that results must be paired by id."""
+    def again(request):
+        return lab.reply(lab.call("read", {"path": path}, id=cid(request.number)))
+    return lab.forever(again)
 
 
 def stop(n):
@@ -44,10 +58,11 @@ class Run:
 
     NOT_PASSED = object()
 
-    def __init__(self, ns, script, limit=NOT_PASSED, messages=None, max_calls=30, shell=None):
+    def __init__(self, ns, script, limit=NOT_PASSED, messages=None, max_calls=30, shell=None,
+                 model=None):
         self.ws = lab.Workspace(FILES)
         self.shell = shell or lab.Shell({"rm -rf build": ""})
-        self.model = lab.ScriptedModel(script, max_calls=max_calls)
+        self.model = model or lab.ScriptedModel(script, max_calls=max_calls)
         self.runs = []
         self.tools = [self._watch(make_read_tool(self.ws)), self._watch(make_bash_tool(self.shell))]
         self.messages = [] if messages is None else messages
@@ -114,7 +129,25 @@ def _brief(value):
 
 def many_reads(n, answer="Done: B is 2."):
     """A script of `n` replies that each read a.py, then one that answers."""
-    return [lab.reply(lab.call("read", READ_A)) for _ in range(n)] + [lab.say(answer)]
+    return [lab.reply(lab.call("read", READ_A, id=cid(k))) for k in range(1, n + 1)] + [lab.say(answer)]
+
+
+def check_accepted(run, what):
+    """Fail if the strict provider refused one of run_agent's requests: whatever the test is
+    about, the run went wrong earlier, in the record it sent."""
+    refused = next((r for r in run.model.calls if isinstance(r, Request) and r.reply
+                    and str(r.reply.get("error_message", "")).startswith("400")), None)
+    if refused is None:
+        return
+    said = f"run_agent, {what}, sent request {refused.number}, which the strict provider refused " \
+           f"({refused.reply['error_message']!r}), leaving the record {run.shape()}"
+    if any(m.get("stop_reason") == "error" for m in refused.messages):
+        raise Failed(f"{said}; it held a failed reply, so run_agent asked the model again after a "
+                     "failure: a failed reply ends the run")
+    if "toolResult" in refused.reply["error_message"]:
+        raise Failed(f"{said}; each result must carry the id of the call it answers and follow "
+                     "that call's reply")
+    raise Failed(f"{said}; send the record as it happened, each reply as it came back")
 
 
 def check_stopped(run, n, calls):
@@ -123,6 +156,7 @@ def check_stopped(run, n, calls):
     if isinstance(run.result, ScriptError):
         raise Failed(f"run_agent with max_turns={n} never stopped: it {run.did()}; it should stop "
                      f"after {plural(calls, 'model call')}")
+    check_accepted(run, f"with max_turns={n}")
     if run.raised():
         raise Failed(f"run_agent with max_turns={n} {run.did()}; a stop is written into the record "
                      f"as error_message('Agent stopped after max_turns={n}') and returned, not raised")
@@ -148,13 +182,13 @@ def check_stopped(run, n, calls):
 @test(5, 1, "max_turns=3 against a model that never stops: exactly 3 model calls, every call "
             "answered, and the record ends on \"Agent stopped after max_turns=3\", which is returned.")
 def stops_after_three(ns):
-    check_stopped(Run(ns, [runaway("a.py")], limit=3), 3, 3)
+    check_stopped(Run(ns, [reads("a.py")], limit=3), 3, 3)
 
 
 @test(5, 1, "A stop does not raise: max_turns=2 on a model that never stops returns the stop "
             "message, with stop_reason \"error\", and nothing goes up.")
 def stop_is_not_raised(ns):
-    run = Run(ns, [runaway("a.py")], limit=2)
+    run = Run(ns, [reads("a.py")], limit=2)
     if run.raised() and not isinstance(run.result, ScriptError):
         raise Failed(f"run_agent with max_turns=2 {run.did()}; the stop is a message, recorded and "
                      "returned, so that the record says why the run ended")
@@ -166,9 +200,11 @@ def stop_is_not_raised(ns):
 def exactly_enough(ns):
     run = Run(ns, many_reads(1), limit=2)
     expect(not run.raised(), f"run_agent with max_turns=2 on a two-call task {run.did()}")
-    expect(run.calls == 2 and run.shape() == "U A[c1] R(c1) A",
+    check_accepted(run, "with max_turns=2 on a two-call task")
+    want = f"U A[{cid(1)}] R({cid(1)}) A"
+    expect(run.calls == 2 and run.shape() == want,
            f"run_agent with max_turns=2 on a task that needs two model calls {run.did()}; it should "
-           "make both calls and end on the answer, U A[c1] R(c1) A: the limit only stops a call that "
+           f"make both calls and end on the answer, {want}: the limit only stops a call that "
            "would be the third")
     expect(harness.text_of(run.result) == "Done: B is 2.",
            f"run_agent returned {_brief(run.result)}; it should return the answer")
@@ -177,7 +213,8 @@ def exactly_enough(ns):
 @test(5, 1, "A turn is one model call: with max_turns=3 and replies that each ask for two reads, "
             "3 model calls and 6 results, then the stop.")
 def turns_are_model_calls(ns):
-    two = lambda request: lab.reply(lab.call("read", READ_A), lab.call("read", {"path": "b.py"}))
+    two = lambda request: lab.reply(lab.call("read", READ_A, id=cid(2 * request.number)),
+                                    lab.call("read", {"path": "b.py"}, id=cid(2 * request.number + 1)))
     run = Run(ns, [lab.forever(two)], limit=3)
     check_stopped(run, 3, 3)
     results = sum(m.get("role") == "toolResult" for m in run.new)
@@ -191,6 +228,7 @@ def none_is_no_limit(ns):
     for how, limit in (("max_turns=None", None), ("no max_turns", Run.NOT_PASSED)):
         run = Run(ns, many_reads(39), limit=limit, max_calls=45)
         expect(not run.raised(), f"run_agent with {how} {run.did()}")
+        check_accepted(run, f"with {how}")
         expect(run.calls == 40 and harness.text_of(run.result) == "Done: B is 2.",
                f"run_agent with {how} {run.did()}; None means no limit, not a limit of 0: all 40 "
                "steps of the script should run, the last one the answer")
@@ -201,7 +239,7 @@ def none_is_no_limit(ns):
 @test(5, 1, "max_turns=0 is a limit, not the absence of one: the record is the prompt and the "
             "stop, \"Agent stopped after max_turns=0\", and the model is never asked.")
 def limit_zero(ns):
-    run = Run(ns, [runaway("a.py")], limit=0)
+    run = Run(ns, [reads("a.py")], limit=0)
     check_stopped(run, 0, 0)
     expect(run.shape() == "U A!", f"run_agent with max_turns=0 left the record {run.shape()}; it should be "
                                   "the prompt and the stop, U A!")
@@ -209,13 +247,16 @@ def limit_zero(ns):
 
 def failed_after_one_round(ns, failure):
     """A run whose second reply is `failure` (made by lab.fail), the model ready to answer after."""
-    return Run(ns, [lab.reply(lab.call("read", READ_A)), failure, lab.say("Done: B is 2.")], limit=10)
+    return Run(ns, [lab.reply(lab.call("read", READ_A, id=cid(1))), failure, lab.say("Done: B is 2.")],
+               limit=10)
 
 
-def check_not_raised(run, what):
+def check_not_raised(run, what, refused=False):
     if run.raised() and not isinstance(run.result, ScriptError):
         raise Failed(f"run_agent {run.did()} on {what}; a failed reply is recorded and returned as the "
                      "message that ended the run, never raised")
+    if not refused:
+        check_accepted(run, f"on {what}")
 
 
 @test(5, 1, "A failed reply (503 overloaded) is returned as the message that ended the run; "
@@ -236,13 +277,13 @@ def failure_not_retried(ns):
     expect(run.calls == 2, f"run_agent {run.did()} on a 503 as the second reply; it should stop at "
                            "the failure, after 2 model calls: asking again is a retry, and a retry "
                            "with no limit is a runaway of its own")
-    forever_down = Run(ns, [lab.reply(lab.call("read", READ_A)), lab.forever(lambda r: lab.fail("503 overloaded"))],
+    forever_down = Run(ns, [lab.reply(lab.call("read", READ_A, id=cid(1))), lab.forever(lambda r: lab.fail("503 overloaded"))],
                        limit=None)
     expect(forever_down.calls == 2, f"run_agent, against a provider that stays down, {forever_down.did()}; "
                                     "it should stop at the first failed reply")
 
 
-@test(5, 1, "A failed reply goes into the record as it came: U A[c1] R(c1) A!, the last "
+@test(5, 1, "A failed reply goes into the record as it came: U A[x] R(x) A!, the last "
             "message with stop_reason \"error\" and error_message \"503 overloaded\".")
 def failure_recorded(ns):
     run = failed_after_one_round(ns, lab.fail("503 overloaded"))
@@ -251,9 +292,10 @@ def failure_recorded(ns):
     expect(last.get("stop_reason") == "error" and last.get("error_message") == "503 overloaded",
            f"run_agent {run.did()} on a 503; the failed reply belongs in the record, as its last "
            "message, so that everyone who reads the record can see the run failed")
-    expect(run.shape() == "U A[c1] R(c1) A!",
+    want = f"U A[{cid(1)}] R({cid(1)}) A!"
+    expect(run.shape() == want,
            f"run_agent left the record {run.shape()} after a 503 as the second reply; it should be "
-           "U A[c1] R(c1) A!, the failed reply (A!) last")
+           f"{want}, the failed reply (A!) last")
 
 
 @test(5, 1, "Nothing in a failed reply is acted on: a 503 that got out \"rm -rf build\" leaves the "
@@ -271,18 +313,81 @@ def failure_not_acted_on(ns):
     expect(run.calls == 1, f"run_agent {run.did()}; after a failed reply the run is over")
 
 
+@test(5, 1, "Results answer their calls by id: a reply asking for two reads with ids of the "
+            "provider's own (\"toolu_7\", \"read-b\") gets R(toolu_7) R(read-b), in the order asked, "
+            "before the model is asked again.")
+def results_answer_ids(ns):
+    script = [lab.reply(lab.call("read", READ_A, id="toolu_7"), lab.call("read", {"path": "b.py"}, id="read-b")),
+              lab.say("Done: B is 2.")]
+    run = Run(ns, script, limit=5)
+    expect(not run.raised(), f"run_agent {run.did()} on a reply asking for two reads")
+    check_accepted(run, "on a reply asking for two reads")
+    want = "U A[toolu_7,read-b] R(toolu_7) R(read-b) A"
+    got = [m.get("tool_call_id") for m in run.new if m.get("role") == "toolResult"]
+    expect(run.shape() == want,
+           f"run_agent left the record {run.shape()}, its results answering {got}; it should be {want}: "
+           "each result carries the id of the call it answers, as run_tool gives it, in the order "
+           "the calls were asked, never an id of run_agent's own making")
+    sent = run.model.calls[1].messages if run.calls > 1 else []
+    expect(len(sent) == 4, f"run_agent asked the model again with {plural(len(sent), 'message')}; the "
+                           "second request should hold the prompt, the reply and both results")
+
+
+class BrokenSDK:
+    """A model object whose complete() answers from `script` until it runs out, then raises
+    ConnectionError, as a real SDK does when the network goes: no adapter in front of it."""
+
+    def __init__(self, script):
+        self.inner, self.raised = lab.ScriptedModel(script, max_calls=10), 0
+
+    @property
+    def calls(self):
+        return self.inner.calls + ["raised"] * self.raised
+
+    def complete(self, system, messages, tools):
+        if len(self.inner.calls) < len(self.inner.script):
+            return self.inner.complete(system, messages, tools)
+        if self.raised >= 5:  # a loop that catches and asks again must still end
+            raise ScriptError("the broken SDK was asked 5 times after it first raised")
+        self.raised += 1
+        raise ConnectionError("connection reset by peer")
+
+
+@test(5, 1, "An exception raised by model.complete goes up unchanged: run_agent has no try around "
+            "the call, and the record keeps what happened before it (turning a provider's "
+            "exceptions into failed replies is an adapter's work).")
+def model_exception_goes_up(ns):
+    model = BrokenSDK([lab.reply(lab.call("read", READ_A, id=cid(1)))])
+    run = Run(ns, None, limit=5, model=model)
+    if not run.raised():
+        raise Failed(f"run_agent turned a ConnectionError raised by model.complete into "
+                     f"{_brief(run.result)}, leaving the record {run.shape()}; let the exception go up "
+                     "unchanged, with no try around the call: building failed replies from a provider's "
+                     "exceptions is the adapter's work, not the loop's")
+    expect(isinstance(run.result, ConnectionError) and str(run.result) == "connection reset by peer",
+           f"run_agent {run.did()} when model.complete raised ConnectionError('connection reset by "
+           "peer'); that exception should go up unchanged, not be caught and raised as another")
+    want = f"U A[{cid(1)}] R({cid(1)})"
+    expect(run.shape() == want,
+           f"run_agent left the record {run.shape()} when model.complete raised; it should be {want}, "
+           "what happened before the call, and nothing made up for the call that raised")
+
+
 # -- hidden -----------------------------------------------------------------------------------
 
 @test(5, 1, "max_turns reached on a reply that still asks for tools: its calls are answered before "
             "the stop, and the record up to the stop is one a strict provider accepts, with a next "
             "prompt after it.", hidden=True)
 def stop_leaves_the_record_whole(ns):
-    run = Run(ns, [lab.reply(lab.call("read", READ_A), lab.call("read", {"path": "b.py"})),
-                   lab.reply(lab.call("bash", {"command": "rm -rf build"})), lab.say("Done.")], limit=2)
+    a, b, c = cid(1), cid(2), cid(3)
+    run = Run(ns, [lab.reply(lab.call("read", READ_A, id=a), lab.call("read", {"path": "b.py"}, id=b)),
+                   lab.reply(lab.call("bash", {"command": "rm -rf build"}, id=c)), lab.say("Done.")],
+              limit=2)
     check_stopped(run, 2, 2)
-    expect(run.shape() == "U A[c1,c2] R(c1) R(c2) A[c3] R(c3) A!",
+    want = f"U A[{a},{b}] R({a}) R({b}) A[{c}] R({c}) A!"
+    expect(run.shape() == want,
            f"run_agent with max_turns=2 left the record {run.shape()}; it should be "
-           "U A[c1,c2] R(c1) R(c2) A[c3] R(c3) A!, the stop after the last reply's result")
+           f"{want}, the stop after the last reply's result")
     problems = lab.validate(run.new[:-1] + [lab.user("Go on.")])
     expect(problems == [], f"run_agent with max_turns=2 left a record a strict provider refuses before "
                            f"the stop: {problems[:1]}")
@@ -294,7 +399,7 @@ def stop_leaves_the_record_whole(ns):
 def limits_zero_and_one(ns):
     down = Run(ns, [lab.fail("503 overloaded")], limit=0)
     check_stopped(down, 0, 0)
-    run = Run(ns, [runaway("a.py")], limit=1)
+    run = Run(ns, [reads("a.py")], limit=1)
     check_stopped(run, 1, 1)
     answered = Run(ns, [lab.say("B is 2.")], limit=1)
     expect(not answered.raised() and answered.shape() == "U A" and answered.calls == 1,
@@ -306,7 +411,7 @@ def limits_zero_and_one(ns):
             "nothing in it is dropped or rewritten.", hidden=True)
 def partial_text_kept(ns):
     failure = lab.fail("503 overloaded", partial=[lab.text("B is")])
-    run = Run(ns, [lab.reply(lab.call("read", READ_A)), failure], limit=5)
+    run = Run(ns, [lab.reply(lab.call("read", READ_A, id=cid(1))), failure], limit=5)
     check_not_raised(run, "a 503 that got text out")
     last = run.new[-1] if run.new else {}
     kept = {k: v for k, v in last.items() if k != "usage"}
@@ -332,7 +437,7 @@ def fails_first(ns):
 def refusal_recorded(ns):
     dangling = [lab.user("Read a.py."), lab.reply(lab.call("read", READ_A, id="c0"))]
     run = Run(ns, [lab.say("Done.")], limit=5, messages=dangling)
-    check_not_raised(run, "a 400 refusal")
+    check_not_raised(run, "a 400 refusal", refused=True)
     last = run.new[-1] if run.new else {}
     expect(run.calls == 1 and str(last.get("error_message", "")).startswith("400 invalid_request"),
            f"run_agent {run.did()} when the provider refused the request; the refusal is a failed "
@@ -345,7 +450,30 @@ def counts_this_run(ns):
     earlier = []
     for n in range(5):
         earlier += [lab.user(f"Question {n}?"), lab.say(f"Answer {n}.")]
-    run = Run(ns, [runaway("a.py")], limit=2, messages=earlier)
+    run = Run(ns, [reads("a.py")], limit=2, messages=earlier)
     check_stopped(run, 2, 2)
     expect(run.messages[:10] == earlier[:10] and len(run.messages) == 10 + len(run.new),
            "run_agent changed the messages that were already in the caller's list")
+
+
+@test(5, 1, "Every request carries the whole record, `system` and tool_specs(tools), and the record "
+            "starts with user_message(prompt).", hidden=True)
+def every_request_whole(ns):
+    run = Run(ns, many_reads(3), limit=10)
+    expect(not run.raised(), f"run_agent {run.did()} on a four-call task")
+    expect(run.new[:1] == [harness.user_message(TASK)],
+           f"run_agent began the record with {run.new[:1]!r}; it should begin with user_message(prompt)")
+    specs = harness.tool_specs(run.tools)
+    for request in run.model.calls:
+        n = request.number
+        expect(request.system == harness.SYSTEM,
+               f"run_agent sent request {n} with system {request.system!r}; every request carries `system`")
+        expect(request.tools == specs,
+               f"run_agent sent request {n} with tools {[t.get('name') for t in request.tools or []]}; "
+               "every request carries tool_specs(tools), the same on every call")
+        expect(request.messages == run.messages[:len(request.messages)] and request.messages[-1:] != [],
+               f"run_agent sent request {n} with {lab.shape(request.messages)}, which is not the record "
+               "so far; every request sends the whole list")
+    lengths = [len(r.messages) for r in run.model.calls]
+    expect(lengths == [1, 3, 5, 7], f"run_agent's requests held {lengths} messages; each should hold the "
+                                    "whole record so far, [1, 3, 5, 7]")

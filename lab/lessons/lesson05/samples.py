@@ -1,15 +1,15 @@
 """What lesson 05's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab, so one pair of graded cells: lab1-tests (10 points, the visible tests) and lab1-hidden
+One lab, so one pair of graded cells: lab1-tests (12 points, the visible tests) and lab1-hidden
 (6 points, the edge cases)."""
 
 # The last lab's first gap loops for ever, or its last gap does not parse: with one lab and one
 # gap, both leave the lesson with nothing.
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (16, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (10, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }
 
 # Passes every visible test and fails a hidden one: it counts the turns from the record, every

@@ -252,9 +252,129 @@ def run_agent_zero_is_no_limit(model, system, messages, tools, prompt, *, max_tu
             messages.append(run_tool(tools, call))
 
 
+def run_agent_catches_model_errors(model, system, messages, tools, prompt, *, max_turns=None):
+    """Puts a try around model.complete and turns any exception into a failed reply of its own
+    making, so the loop now knows every provider's exceptions (adapter)."""
+    messages.append(user_message(prompt))
+    turns = 0
+    while True:
+        if max_turns is not None and turns >= max_turns:
+            stop = error_message(_limit(max_turns))
+            messages.append(stop)
+            return stop
+        try:
+            reply = model.complete(system, messages, tool_specs(tools))
+        except Exception as error:
+            reply = error_message(f"{type(error).__name__}: {error}")
+        turns += 1
+        messages.append(reply)
+        if reply["stop_reason"] == "error":
+            return reply
+        calls = tool_calls(reply)
+        if not calls:
+            return reply
+        for call in calls:
+            messages.append(run_tool(tools, call))
+
+
+def run_agent_numbers_results(model, system, messages, tools, prompt, *, max_turns=None):
+    """Pairs results with calls by position: each result is given the id "c1", "c2", ... from a
+    counter of results, which is right only while the provider happens to number its calls so."""
+    messages.append(user_message(prompt))
+    turns = answered = 0
+    while True:
+        if max_turns is not None and turns >= max_turns:
+            stop = error_message(_limit(max_turns))
+            messages.append(stop)
+            return stop
+        reply = model.complete(system, messages, tool_specs(tools))
+        turns += 1
+        messages.append(reply)
+        if reply["stop_reason"] == "error":
+            return reply
+        calls = tool_calls(reply)
+        if not calls:
+            return reply
+        for call in calls:
+            answered += 1
+            messages.append(dict(run_tool(tools, call), tool_call_id=f"c{answered}"))
+
+
+def run_agent_last_call_first(model, system, messages, tools, prompt, *, max_turns=None):
+    """Runs a reply's calls from the last to the first, each result still under its own id, so
+    a read that was asked after a write runs before it."""
+    messages.append(user_message(prompt))
+    turns = 0
+    while True:
+        if max_turns is not None and turns >= max_turns:
+            stop = error_message(_limit(max_turns))
+            messages.append(stop)
+            return stop
+        reply = model.complete(system, messages, tool_specs(tools))
+        turns += 1
+        messages.append(reply)
+        if reply["stop_reason"] == "error":
+            return reply
+        calls = tool_calls(reply)
+        if not calls:
+            return reply
+        for call in reversed(calls):
+            messages.append(run_tool(tools, call))
+
+
+def run_agent_one_turn_late(model, system, messages, tools, prompt, *, max_turns=None):
+    """Tests the limit before the call, but with `>` where `>=` belongs, so max_turns=3 makes a
+    fourth call (limit-3)."""
+    messages.append(user_message(prompt))
+    turns = 0
+    while True:
+        if max_turns is not None and turns > max_turns:
+            stop = error_message(_limit(max_turns))
+            messages.append(stop)
+            return stop
+        reply = model.complete(system, messages, tool_specs(tools))
+        turns += 1
+        messages.append(reply)
+        if reply["stop_reason"] == "error":
+            return reply
+        calls = tool_calls(reply)
+        if not calls:
+            return reply
+        for call in calls:
+            messages.append(run_tool(tools, call))
+
+
+def run_agent_tools_once(model, system, messages, tools, prompt, *, max_turns=None):
+    """Offers the tools on the first request only, as if the provider kept them from one call
+    to the next. Caught by a hidden test: every request carries tool_specs(tools)."""
+    messages.append(user_message(prompt))
+    turns = 0
+    while True:
+        if max_turns is not None and turns >= max_turns:
+            stop = error_message(_limit(max_turns))
+            messages.append(stop)
+            return stop
+        reply = model.complete(system, messages, tool_specs(tools) if turns == 0 else [])
+        turns += 1
+        messages.append(reply)
+        if reply["stop_reason"] == "error":
+            return reply
+        calls = tool_calls(reply)
+        if not calls:
+            return reply
+        for call in calls:
+            messages.append(run_tool(tools, call))
+
+
 WRONG = {1: {"run_agent": [run_agent_checks_after, run_agent_stops_after_reply,
                            run_agent_raises_at_limit, run_agent_raises_without_recording,
                            run_agent_raises_on_failure,
                            run_agent_retries_failure, run_agent_drops_failure,
                            run_agent_acts_on_failure, run_agent_counts_tool_calls,
-                           run_agent_none_is_zero, run_agent_zero_is_no_limit]}}
+                           run_agent_none_is_zero, run_agent_zero_is_no_limit,
+                           run_agent_catches_model_errors, run_agent_numbers_results,
+                           run_agent_last_call_first, run_agent_one_turn_late]}}
+
+# Wrong answers that only a hidden test catches: a clause of the contract that no question of the
+# lesson argues about (tests/lessons/lesson05 shows each caught, in a sentence naming run_agent).
+HIDDEN_WRONG = {1: {"run_agent": [run_agent_tools_once]}}

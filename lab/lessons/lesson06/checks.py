@@ -18,8 +18,7 @@ import types
 import harness
 import harness.tools
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 
 
 def _clip(value, n=90):

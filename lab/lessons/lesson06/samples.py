@@ -5,11 +5,11 @@ One lab, so one pair of graded cells: lab1-tests (9 points, the visible tests) a
 # The last lab's first gap loops for ever, or its last gap does not parse: with one lab, either
 # leaves the lesson with nothing, since both gaps are graded in the same check cells.
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (16, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (9, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }
 
 # Passes every visible test and fails a hidden one: it checks the line limit after taking a line

@@ -178,6 +178,53 @@ def tail_part_of_a_line(text, max_lines=2000, max_bytes=50_000):
     return "".join(whole), len(whole)
 
 
+# -- misreadings no question names, and shortcuts ---------------------------------------------
+
+def head_newlines_cost_nothing(text, max_lines=2000, max_bytes=50_000):
+    """Keeps each line's newline but weighs the line without it, so a budget met exactly by
+    whole lines lets one line too many through."""
+    taken = _take(_lines(text), max_lines, max_bytes, weight=lambda line: len(line.rstrip("\r\n").encode()))
+    return "".join(taken), len(taken)
+
+
+def head_stops_only_on_lines(text, max_lines=2000, max_bytes=50_000):
+    """Reads the byte budget as a cap on one line, not on the whole result: every line under
+    max_bytes is kept, up to max_lines of them."""
+    taken = []
+    for line in _lines(text)[:max_lines]:
+        if len(line.encode()) > max_bytes:
+            break
+        taken.append(line)
+    return "".join(taken), len(taken)
+
+
+def tail_skips_what_does_not_fit(text, max_lines=2000, max_bytes=50_000):
+    """From the end, leaves out a line that is too big and keeps going, so the lines kept were
+    never next to each other in the output (first-line)."""
+    chosen, used = [], 0
+    for line in reversed(_lines(text)):
+        size = len(line.encode())
+        if len(chosen) < max_lines and used + size <= max_bytes:
+            chosen.insert(0, line)
+            used += size
+    return "".join(chosen), len(chosen)
+
+
+def head_adds_the_last_newline(text, max_lines=2000, max_bytes=50_000):
+    """Gives a last line that had no newline one, so every kept line ends alike. Caught by a
+    hidden test: a last line with no newline is kept as it is."""
+    kept, shown = "".join(_take(_lines(text), max_lines, max_bytes)), 0
+    shown = len(_lines(kept))
+    return (kept + "\n" if kept and not kept.endswith("\n") else kept), shown
+
+
+def head_own_default_budget(text, max_lines=1000, max_bytes=50_000):
+    """Picks a budget of its own for a call that gives none, 1,000 lines. Caught by a hidden test:
+    the defaults are MAX_LINES and MAX_BYTES."""
+    taken = _take(_lines(text), max_lines, max_bytes)
+    return "".join(taken), len(taken)
+
+
 WRONG = {1: {
     "truncate_head": [
         head_counts_characters,
@@ -189,6 +236,8 @@ WRONG = {1: {
         head_counts_bytes_not_lines,
         head_counts_every_line,
         head_drops_line_endings,
+        head_newlines_cost_nothing,
+        head_stops_only_on_lines,
     ],
     "truncate_tail": [
         tail_keeps_the_head,
@@ -199,5 +248,10 @@ WRONG = {1: {
         tail_one_line_too_many,
         tail_counts_bytes_not_lines,
         tail_part_of_a_line,
+        tail_skips_what_does_not_fit,
     ],
 }}
+
+# Wrong answers that only a hidden test catches: clauses no question of the lesson argues about
+# (tests/lessons/lesson06 shows each caught, in a sentence naming the function).
+HIDDEN_WRONG = {1: {"truncate_head": [head_adds_the_last_newline, head_own_default_budget]}}

@@ -22,17 +22,34 @@ import json
 import harness
 import lab
 from harness.earlier.lesson07 import run_agent as reference_run_agent
-from lab.checks import Failed, test
-from lab.checks.handover import ListModel as Model, Record, expect
+from lab.checks import expect, Failed, test
+from lab.checks.handover import ListModel as Model, Record
 from lab.model import ScriptError
 
 TASK = "Is B in b.py equal to 2?"
 FILES = {"a.py": "A = 1\n", "b.py": "from a import A\nB = A + 1\n"}
 READ_B = {"path": "b.py"}
+ID = "toolu_b7"   # an id the script chooses, as a provider does: no counter of calls makes it
 ANSWER = "Yes: B is A + 1, and A is 1, so B is 2."
 
 
 NOT_PASSED = object()
+
+
+class capture_stderr(lab.capture_stdout):
+    """lab.capture_stdout's twin for sys.stderr: what run_agent writes there, kept to be judged."""
+
+    def __enter__(self):
+        import sys
+        self.captured, self._saved = lab.Captured(), sys.stderr
+        sys.stderr = self.captured
+        return self.captured
+
+    def __exit__(self, *exc):
+        import sys
+        sys.stderr = self._saved
+        self.captured._close()
+        return False
 
 
 def _types(events):
@@ -54,7 +71,7 @@ class Run:
     .events        the events, in order
     .record_at     for each event, the caller's list as it stood when that event arrived
     .record        the caller's list at the end; .new, what this run added to it
-    .printed       what run_agent printed while it ran
+    .printed       what run_agent printed while it ran; .errors, what it wrote to sys.stderr
     .calls_at_call model calls made by the call of run_agent itself, before any event was asked for
     .error         an exception run_agent raised, or None
     `stop_at(event)` True ends the consumer's loop at that event, closing the run as a
@@ -67,7 +84,7 @@ class Run:
         self.before = len(self.record.items)
         self.events, self.record_at, self.error = [], [], None
         kwargs = {} if limit is NOT_PASSED else {"max_turns": limit}
-        with lab.capture_stdout() as out:
+        with lab.capture_stdout() as out, capture_stderr() as err:
             try:
                 run = ns.run_agent(Model(self.model), harness.SYSTEM, self.record,
                                    [harness.make_read_tool(self.ws)], TASK, **kwargs)
@@ -85,7 +102,7 @@ class Run:
                 raise  # a stub is "not done yet", never a verdict on what run_agent did
             except Exception as error:
                 self.error = error
-        self.printed = out.text
+        self.printed, self.errors = out.text, err.text
 
     @property
     def new(self):
@@ -104,6 +121,13 @@ class Run:
                          f"({len(self.model.calls)} model calls)")
         if self.error is not None:
             raise Failed(f"run_agent {how} raised {type(self.error).__name__}: {self.error}")
+        refused = next((r for r in self.model.calls if r.reply and
+                        str(r.reply.get("error_message", "")).startswith("400")), None)
+        if refused is not None:
+            raise Failed(f"run_agent {how} sent request {refused.number}, which the strict provider "
+                         f"refused ({refused.reply['error_message']!r}), leaving the record "
+                         f"{self.shape()}; record each result under the id of the call it answers, "
+                         "straight after that call's reply")
         odd = [e for e in self.events if not isinstance(e, dict) or "type" not in e]
         if odd:
             raise Failed(f"run_agent {how} yielded {odd[0]!r}; it should yield events, dicts with a "
@@ -112,15 +136,15 @@ class Run:
 
 def read_then_answer():
     """A reply that says a word and reads b.py, then the answer."""
-    return [lab.reply(lab.text("Reading b.py."), lab.call("read", READ_B)), lab.say(ANSWER)]
+    return [lab.reply(lab.text("Reading b.py."), lab.call("read", READ_B, id=ID)), lab.say(ANSWER)]
 
 
 def runaway():
-    return [lab.forever(lambda request: lab.reply(lab.call("read", READ_B)))]
+    return [lab.forever(lambda request: lab.reply(lab.call("read", READ_B, id=f"rd-{7 * request.number}")))]
 
 
 def failing_after_a_read(partial=None):
-    return [lab.reply(lab.call("read", READ_B)), lab.fail("503 overloaded", partial=partial)]
+    return [lab.reply(lab.call("read", READ_B, id=ID)), lab.fail("503 overloaded", partial=partial)]
 
 
 EXPECTED = ["agent_start", "turn_start", "message_end(user)", "message_end(assistant)",
@@ -175,9 +199,10 @@ def read_then_answer_events(ns):
     got = run.types()
     expect(got == EXPECTED, f"run_agent yielded {got} for a read-then-answer run: "
                             f"{first_difference(got, EXPECTED)}")
-    expect(run.shape() == "U A[c1] R(c1) A",
-           f"run_agent left the caller's list {run.shape()}; the run records U A[c1] R(c1) A, as "
-           "lesson 5's did")
+    want = f"U A[{ID}] R({ID}) A"
+    expect(run.shape() == want,
+           f"run_agent left the caller's list {run.shape()}; the run records {want}, as lesson 5's "
+           "did, each result carrying the id of the call it answers")
 
 
 @test(7, 1, "Mutate, then announce: at every message_end the message is already the last item "
@@ -240,7 +265,8 @@ def stop_is_reported(ns):
             "reads and an answer has four, each with one assistant message.")
 def turn_per_model_call(ns):
     for steps, turns in ((read_then_answer(), 2),
-                         ([lab.reply(lab.call("read", READ_B)) for _ in range(3)] + [lab.say(ANSWER)], 4)):
+                         ([lab.reply(lab.call("read", READ_B, id=f"t{n}x")) for n in (5, 3, 8)]
+                          + [lab.say(ANSWER)], 4)):
         run = Run(ns, steps)
         run.well_formed(f"on a run of {turns} model calls")
         types = run.types()
@@ -291,12 +317,15 @@ def lazy(ns):
            "agent_start comes first, before the model is asked anything")
 
 
-@test(7, 1, "run_agent prints nothing: it reports, and frontends draw.")
+@test(7, 1, "run_agent prints nothing, to stdout or to stderr: it reports, and frontends draw.")
 def prints_nothing(ns):
     run = Run(ns, read_then_answer())
     run.well_formed("on a read-then-answer run")
     expect(run.printed == "", f"run_agent printed {run.printed.splitlines()[:2]}; the loop only "
                               "yields events, or `> answer.txt` fills with progress lines")
+    expect(run.errors == "", f"run_agent wrote {run.errors.splitlines()[:2]} to stderr; progress on "
+                             "stderr is still the loop drawing: yield the event, and let a frontend "
+                             "that wants progress draw it from tool_execution_start")
 
 
 @test(7, 1, "JsonRenderer prints one parseable JSON object per event of your run_agent.")
@@ -334,13 +363,26 @@ class Rendered:
 
     def __init__(self, ns, events):
         with lab.capture_stdout() as made:
-            self.renderer = ns.FinalTextRenderer()
+            self.renderer = self._step("__init__", ns.FinalTextRenderer)
         with lab.capture_stdout() as during:
             for event in events:
-                self.renderer.render(event)
+                self._step("render", self.renderer.render, event)
         with lab.capture_stdout() as end:
-            self.returned = self.renderer.finish()
+            self.returned = self._step("finish", self.renderer.finish)
         self.made, self.during, self.finished = made.text, during.text, end.text
+
+    @staticmethod
+    def _step(method, function, *args):
+        """function(*args), anything it raises put in a sentence that names the method."""
+        try:
+            return function(*args)
+        except (NotImplementedError, Failed, RecursionError):
+            raise
+        except Exception as error:
+            what = f" on {_type(args[0])}" if args else ""
+            raise Failed(f"FinalTextRenderer.{method} raised {type(error).__name__}: {error}{what}; "
+                         "render keeps only assistant messages, and finish prints nothing and "
+                         "returns False when none came") from None
 
     def quiet(self):
         expect(self.made == "", f"FinalTextRenderer() printed {self.made!r} when it was made; its "
@@ -370,7 +412,8 @@ def final_text_failed(ns):
     shown.quiet()
     expect(shown.finished == "Error: 503 overloaded\n",
            f"FinalTextRenderer.finish printed {shown.finished!r} for a run that ended in a 503; it "
-           "should print \"Error: 503 overloaded\": an empty answer.txt tells nobody why")
+           "should print \"Error: 503 overloaded\": render keeps the newest assistant message, here the "
+           "failed one, and finish prints its error_message, since an empty answer.txt tells nobody why")
     expect(shown.returned is False, f"FinalTextRenderer.finish returned {shown.returned!r} for a failed "
                                     "run; it returns False, so the program can exit non-zero")
 
@@ -379,14 +422,7 @@ def final_text_failed(ns):
             "returns False.")
 def final_text_nothing(ns):
     events = reference_events(read_then_answer())[:3]   # agent_start, turn_start, the user's prompt
-    try:
-        shown = Rendered(ns, events)
-    except NotImplementedError:
-        raise
-    except Exception as error:
-        raise Failed(f"FinalTextRenderer raised {type(error).__name__}: {error} for a run that got no "
-                     "further than the user's prompt; render keeps only assistant messages, and "
-                     "finish returns False when it has none") from None
+    shown = Rendered(ns, events)   # anything raised is named with its method, in one sentence
     shown.quiet()
     expect(shown.returned is False and shown.finished == "",
            f"FinalTextRenderer.finish printed {shown.finished!r} and returned {shown.returned!r} with "
@@ -434,7 +470,8 @@ def two_renderers(ns):
 @test(7, 1, "Two calls in one reply: start, result, end for the first call, then for the second, "
             "each tool_execution_end carrying its call and its result.", hidden=True)
 def two_calls(ns):
-    steps = [lab.reply(lab.call("read", READ_B), lab.call("read", {"path": "a.py"})), lab.say(ANSWER)]
+    steps = [lab.reply(lab.call("read", READ_B, id="x9"), lab.call("read", {"path": "a.py"}, id="k4")),
+             lab.say(ANSWER)]
     run = Run(ns, steps)
     run.well_formed("on a reply with two calls")
     middle = run.types()[4:10]
@@ -462,7 +499,7 @@ def limit_zero(ns):
 @test(7, 1, "A 503 as the first reply: one turn, the failed reply's message_end, turn_end, "
             "agent_end, and no tool run.", hidden=True)
 def fails_first(ns):
-    run = Run(ns, [lab.fail("503 overloaded", partial=[lab.call("read", READ_B)]), lab.say(ANSWER)])
+    run = Run(ns, [lab.fail("503 overloaded", partial=[lab.call("read", READ_B, id=ID)]), lab.say(ANSWER)])
     run.well_formed("on a 503 as the first reply")
     want = ["agent_start", "turn_start", "message_end(user)", "message_end(assistant)", "turn_end", "agent_end"]
     expect(run.types() == want and len(run.model.calls) == 1,
@@ -481,12 +518,12 @@ def events_carry(ns):
     expect(announced == run.new, "run_agent's message_end events are not the messages it recorded, in order")
 
 
-@test(7, 1, "A consumer that stops at the first reply's message_end: the record is U A[c1] and "
+@test(7, 1, "A consumer that stops at the first reply's message_end: the record is U A[x] and "
             "no tool has run.", hidden=True)
 def stop_at_reply(ns):
     run = Run(ns, read_then_answer(), stop_at=lambda e: isinstance(e, dict) and e.get("type") == "message_end"
               and isinstance(e.get("message"), dict) and e["message"].get("role") == "assistant")
     run.well_formed("stopped at the first reply")
-    expect(run.shape() == "U A[c1]" and run.ws.reads == [],
+    expect(run.shape() == f"U A[{ID}]" and run.ws.reads == [],
            f"after the consumer stopped at the reply, run_agent had recorded {run.shape()} and read "
            f"{run.ws.reads}; nothing should run that nobody asked for")

@@ -5,11 +5,11 @@ One lab, so one pair of graded cells: lab1-tests (13 points, the visible tests) 
 # The lab's first gap (run_agent) loops for ever, or its last gap (FinalTextRenderer.finish)
 # does not parse: with one lab, either leaves the lesson with nothing.
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (21, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (13, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }
 
 # Passes every visible test and fails a hidden one: it decides that a reply failed by its empty

@@ -382,10 +382,70 @@ def finish_assumes_a_message(self):
     return True
 
 
+def _loop(model, system, messages, tools, prompt, max_turns, before_tool=None, result_id=None):
+    """The right loop, with one of two mistakes put in: `before_tool(call)` runs before each
+    tool, and `result_id(result)`, if given, is the id a result is recorded under."""
+    new = []
+
+    def record(message):
+        messages.append(message)
+        new.append(message)
+        return {"type": "message_end", "message": message}
+
+    yield {"type": "agent_start"}
+    turn, calls, waiting = 0, [], [user_message(prompt)]
+    while waiting or calls:
+        turn += 1
+        yield {"type": "turn_start"}
+        for message in waiting:
+            yield record(message)
+        if max_turns is not None and turn > max_turns:
+            reply = _stop(max_turns)
+        else:
+            reply = model.complete(system, messages, tool_specs(tools))
+        yield record(reply)
+        if reply["stop_reason"] == "error":
+            yield {"type": "turn_end", "message": reply}
+            break
+        calls = tool_calls(reply)
+        for call in calls:
+            if before_tool:
+                before_tool(call)
+            yield {"type": "tool_execution_start", "call": call}
+            result = run_tool(tools, call)
+            if result_id:
+                result = dict(result, tool_call_id=result_id(result))
+            yield record(result)
+            yield {"type": "tool_execution_end", "call": call, "result": result}
+        yield {"type": "turn_end", "message": reply}
+        waiting = []
+    yield {"type": "agent_end", "messages": new}
+
+
+def run_agent_progress_on_stderr(model, system, messages, tools, prompt, *, max_turns=None):
+    """Keeps answer.txt clean by printing its progress line to sys.stderr instead of stdout: the
+    loop still draws (print-in-the-loop, "print to stderr instead")."""
+    import sys
+    return _loop(model, system, messages, tools, prompt, max_turns,
+                 before_tool=lambda call: print(f"calling {call['name']}...", file=sys.stderr))
+
+
+def run_agent_numbers_results(model, system, messages, tools, prompt, *, max_turns=None):
+    """Records each result under "c1", "c2", ... from a counter of results, pairing by position:
+    right only while the provider happens to number its calls the same way."""
+    count = []
+
+    def numbered(result):
+        count.append(result)
+        return f"c{len(count)}"
+    return _loop(model, system, messages, tools, prompt, max_turns, result_id=numbered)
+
+
 WRONG = {1: {
     "run_agent": [run_agent_announces_first, run_agent_silent_stop, run_agent_failure_leaves_open,
                   run_agent_tool_end_first, run_agent_turn_per_prompt, run_agent_prints_progress,
-                  run_agent_all_at_once, run_agent_hands_over_everything],
+                  run_agent_all_at_once, run_agent_hands_over_everything,
+                  run_agent_progress_on_stderr, run_agent_numbers_results],
     "FinalTextRenderer.__init__": [init_prints_a_banner, init_assumes_success],
     "FinalTextRenderer.render": [render_prints_as_it_goes, render_keeps_the_first,
                                  render_keeps_any_message],

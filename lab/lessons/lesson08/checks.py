@@ -21,8 +21,8 @@ import inspect
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import blame, expect, ListModel as Model, Record
+from lab.checks import blame, expect, Failed, test
+from lab.checks.handover import ListModel as Model, Record
 from lab.lessons.lesson08.stage import Dying, notes, tool
 
 PROMPT = "Read notes.txt."
@@ -153,7 +153,16 @@ def messages_shares_the_dicts(ns):
            "costs a copy of the whole transcript on every read, and the tuple already stops appends and pops")
     for event in each(start(h)):
         if event["type"] == "message_end":
-            expect(same(snapshot(h)[-1], event["message"]),
+            now = snapshot(h)
+            expect(list(now[-1:]) == [event["message"]] or event["message"] not in list(now),
+                   f"at a message_end the harness's record had already gone on to {lab.shape(list(now))}: "
+                   "the run did not wait for its consumer; Harness.prompt returns the run unstarted, "
+                   "and each message is written as its event is asked for")
+            expect(list(now[-1:]) == [event["message"]],
+                   f"at a message_end the harness's record was {lab.shape(list(now))}, without the message "
+                   "announced: Harness._run must give run_agent self._messages, the harness's own list, "
+                   "so that the run writes there")
+            expect(same(now[-1], event["message"]),
                    "at a message_end, Harness.messages[-1] is not the message the event announces: the snapshot "
                    "should hold the same dicts, not copies")
 
@@ -178,7 +187,7 @@ def second_prompt_is_refused_at_the_call(ns):
     record = list(snapshot(h))
     expect(lab.shape(record) == "U A[c1] R(c1) A" and lab.validate(record) == [],
            f"after the refused prompt, the first run should finish as U A[c1] R(c1) A; the record is "
-           f"{lab.shape(record)}")
+           f"{lab.shape(record) or 'empty'}")
 
 
 @test(8, 1, "is_running is True from the moment prompt() returns, through every event, and False once the "
@@ -258,7 +267,10 @@ def max_turns_applies_to_every_run(ns):
     h, model = new(ns, max_turns=1)
     run(h, HELLO)        # one model call: within the limit
     run(h)               # a read, then a second call the limit forbids
-    last = snapshot(h)[-1]
+    record = snapshot(h)
+    expect(len(record) > 0, "after two prompts Harness.messages was empty: _run must give run_agent "
+                            "self._messages, the harness's own list, for the run to write in")
+    last = record[-1]
     expect(last.get("error_message") == "Agent stopped after max_turns=1",
            f"the second prompt to a Harness(..., max_turns=1) ended with {lab.shape([last])} "
            f"{last.get('error_message') or harness.text_of(last)!r}, not the stop \"Agent stopped after "
@@ -281,7 +293,8 @@ def a_tool_that_prompts_is_refused(ns):
     run(h)
     record = list(snapshot(h))
     results = [m for m in record if m.get("role") == "toolResult"]
-    expect(results, f"the run recorded no tool result: {lab.shape(record)}")
+    expect(results, f"Harness._run left the harness's record {lab.shape(record) or 'empty'}, with no tool "
+                    "result in it: _run must give run_agent self._messages, the harness's own list")
     content = results[0].get("content")
     expect(results[0].get("is_error") and "already running" in str(content),
            f"a tool called prompt() while the run that called it was going on, and got {content!r}: prompt must "
@@ -298,7 +311,8 @@ def prompt_returns_before_the_model_is_called(ns):
     started = start(h)
     expect(not model.calls, f"prompt() made {len(model.calls)} model call(s) before it returned: it should "
                             "return the run, and the run should do nothing until its events are asked for")
-    expect(snapshot(h) == (), "prompt() wrote to the record before any event was asked for")
+    expect(len(snapshot(h)) == 0, f"prompt() wrote {lab.shape(list(snapshot(h)))} to the record before any "
+                                  "event was asked for; it only starts the run, and the run writes")
     events_of(started)
     expect(len(model.calls) == 2, f"the run made {len(model.calls)} model calls, not 2")
 
@@ -400,3 +414,24 @@ def max_turns_zero(ns):
     expect(stops == ["Agent stopped after max_turns=0"] * 2 and not model.calls,
            f"with max_turns=0 two prompts made {len(model.calls)} model calls and ended {stops}: _run must pass "
            "self._max_turns as it is, 0 included")
+
+
+@test(8, 1, "A run uses the harness's own settings: a Harness built with a system prompt of its own "
+            "sends that prompt and its own tools in every request of every run.", hidden=True)
+def runs_on_its_own_settings(ns):
+    ws = lab.Workspace({"notes.txt": "Buy milk.\n"})
+    tools = [harness.make_read_tool(ws)]
+    model = lab.ScriptedModel([notes()])
+    system = "You keep a shopping list. Answer in one line."
+    h = ns.Harness(Model(model), system, tools)
+    h._messages = Record(h._messages)
+    run(h)
+    run(h, HELLO)
+    systems = {request.system for request in model.calls}
+    expect(systems == {system},
+           f"Harness._run sent the system prompt(s) {sorted(systems)}; every request should carry the "
+           f"one the harness was built with, {system!r}")
+    offered = [[t["name"] for t in request.tools] for request in model.calls]
+    expect(all(o == ["read"] for o in offered),
+           f"Harness._run offered the tools {offered} across the requests; each should offer the "
+           "harness's own, ['read']")

@@ -5,11 +5,11 @@ One lab, so one pair of graded cells: lab1-tests (10 points, the visible tests) 
 # With one lab, a gap that loops for ever or a cell that does not parse leaves the lesson with
 # nothing: all three methods are graded in the same check cells.
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (15, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (10, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }
 
 # Passes every visible test and fails a hidden one: it hands run_agent `self._max_turns or None`,

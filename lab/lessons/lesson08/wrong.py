@@ -119,10 +119,37 @@ def run_forgetting_max_turns(self, text):
         self._running = False
 
 
+def run_with_the_default_system(self, text):
+    """Sends harness.SYSTEM, the standing instructions every starter has, instead of the ones
+    this harness was built with. Caught by a hidden test: the run uses the harness's own settings."""
+    import harness
+    run = run_agent(self._model, harness.SYSTEM, self._messages, self._tools, text,
+                    max_turns=self._max_turns)
+    try:
+        yield from run
+    finally:
+        run.close()
+        self._running = False
+
+
+def prompt_refusing_in_other_words(self, text):
+    """Refuses on the caller's line, but with RuntimeError("busy"): the words the contract gives,
+    and that a frontend may look for, are "already running"."""
+    if self._running:
+        raise RuntimeError("busy")
+    self._running = True
+    return self._run(text)
+
+
 WRONG = {1: {
     "Harness.messages": [messages_the_list, messages_a_deep_copy, messages_a_list_copy],
     "Harness.prompt": [prompt_as_a_generator, prompt_without_the_check, prompt_refusing_quietly,
-                       prompt_leaving_the_flag_to_run, prompt_running_it_all],
+                       prompt_leaving_the_flag_to_run, prompt_running_it_all,
+                       prompt_refusing_in_other_words],
     "Harness._run": [run_clearing_after_the_loop, run_clearing_on_agent_end, run_over_a_copy,
                      run_forgetting_max_turns],
 }}
+
+# Wrong answers that only a hidden test catches: clauses no question of the lesson argues about
+# (tests/lessons/lesson08 shows each caught, in a sentence naming the function).
+HIDDEN_WRONG = {1: {"Harness._run": [run_with_the_default_system]}}

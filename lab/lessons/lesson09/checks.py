@@ -15,8 +15,7 @@ from collections import deque
 import harness
 import lab
 from lab import manifest
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 
 METHODS = ("Harness.prompt", "Harness.steer", "Harness.follow_up", "Harness._drain", "Harness._run")
 
@@ -106,8 +105,15 @@ def loop(ns, model, messages, tool_list, prompt, voice=None, **more):
     keywords = dict(more)
     if voice is not None:
         keywords.update(get_steering=voice.get_steering, get_follow_ups=voice.get_follow_ups)
-    return blame("run_agent", lambda: list(ns.run_agent(model, harness.SYSTEM, messages, tool_list,
-                                                          prompt, **keywords)))
+    events = blame("run_agent", lambda: list(ns.run_agent(model, harness.SYSTEM, messages, tool_list,
+                                                            prompt, **keywords)))
+    refused = next((r for r in getattr(model, "calls", []) if r.reply
+                    and str(r.reply.get("error_message", "")).startswith("400")), None)
+    if refused is not None:
+        raise Failed(f"run_agent sent request {refused.number}, which the strict provider refused "
+                     f"({refused.reply['error_message']!r}); record each result under the id of the "
+                     "call it answers, straight after that call's reply")
+    return events
 
 
 def recorded(events):
@@ -331,6 +337,10 @@ def steer_only_queues(ns):
     blame("steer", h.steer, "Use spaces.")
     expect(len(h.messages) == 0, f"steer() put {len(h.messages)} message(s) into the transcript at once; "
                                  "it only queues, and the loop takes the words when it asks")
+    queued = list(h._steering)
+    expect(queued == [harness.user_message("Use spaces.")],
+           f"steer('Use spaces.') while idle left self._steering holding {queued!r}; it should append "
+           "user_message(text), the message the loop will record as it is, and nothing else")
     run(h, "Write two files.", "steer")
     first = model.calls[0].messages if model.calls else []
     expect(lab.shape(first) == "U U" and first[1].get("content") == "Use spaces.",
@@ -351,6 +361,13 @@ def steer_only_queues(ns):
             "taken at the next gap but once a reply has no calls.")
 def follow_up_waits(ns):
     cls = alone(ns, "Harness.follow_up")
+    idle, _ = a_harness(cls, job(turns=1))
+    blame("follow_up", idle.follow_up, "Now run the tests.")
+    queued, steering = list(idle._follow_ups), list(idle._steering)
+    expect(queued == [harness.user_message("Now run the tests.")] and not steering and not idle.messages,
+           f"follow_up('Now run the tests.') while idle left self._follow_ups holding {queued!r}, "
+           f"self._steering {steering!r} and the transcript {lab.shape(idle.messages) or 'empty'}; it "
+           "should only append user_message(text) to self._follow_ups")
     holder = {}
     h, model = a_harness(cls, job(turns=2),
                          during=lambda path: path == "f1.py" and holder["h"].follow_up("Now run the tests."))
@@ -625,3 +642,19 @@ def drain_any_queue(ns):
     mine = deque([lab.user("x")])
     expect(blame("_drain", h._drain, mine) == [lab.user("x")] and not mine,
            "_drain should take from the queue it is given, not from one of its own choosing")
+
+
+@test(9, 1, "_run frees the harness however the run ends: a consumer that stops at the first "
+            "tool_execution_start and closes the run leaves is_running False, and the next prompt "
+            "runs.", hidden=True)
+def closing_early_frees_the_harness(ns):
+    h, _ = a_harness(ns.Harness, job(turns=2))
+    events = blame("Harness._run", iter, blame("Harness.prompt", h.prompt, "Write two files."))
+    for event in events:
+        if event["type"] == "tool_execution_start":
+            break
+    blame("Harness._run", getattr(events, "close", lambda: None))
+    expect(not h.is_running,
+           "a consumer closed the run at tool_execution_start and is_running was still True: _run must "
+           "clear the flag in a finally, which runs when the consumer walks away too")
+    run(h, "Still there?", "_run")

@@ -4,11 +4,11 @@ One lab, so one pair of graded cells: lab1-tests (13 points, the visible tests) 
 
 # With one lab, a gap that loops for ever or does not parse leaves the lesson with nothing.
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (19, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (13, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }
 
 # Passes every visible test and fails a hidden one: once a reply has no calls it asks only for

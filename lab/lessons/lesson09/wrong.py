@@ -10,7 +10,7 @@ from harness.tools import run_tool, tool_specs
 
 def _loop(model, system, messages, tools, prompt, max_turns, get_steering, get_follow_ups, *,
           idle=True, at_once=False, before_results=False, until_empty=False, after_failure=False,
-          follow_ups_every_gap=False, follow_up_ends=False, check_none=True):
+          follow_ups_every_gap=False, follow_up_ends=False, check_none=True, renumber=False):
     """Lesson 9's loop with one wrong turn switched on by a keyword: the variants below."""
     new = []
 
@@ -58,6 +58,8 @@ def _loop(model, system, messages, tools, prompt, max_turns, get_steering, get_f
         for call in calls:
             yield {"type": "tool_execution_start", "call": call}
             result = run_tool(tools, call)
+            if renumber:
+                result = dict(result, tool_call_id=f"c{sum(m.get('role') == 'toolResult' for m in new) + 1}")
             yield record(result)
             yield {"type": "tool_execution_end", "call": call, "result": result}
             if at_once:
@@ -138,6 +140,14 @@ def run_agent_always_asks(model, system, messages, tools, prompt, *, max_turns=N
     """Calls the getters without asking whether they were passed: lesson 8's callers break."""
     return _loop(model, system, messages, tools, prompt, max_turns, get_steering, get_follow_ups,
                  check_none=False)
+
+
+def run_agent_numbers_results(model, system, messages, tools, prompt, *, max_turns=None,
+                              get_steering=None, get_follow_ups=None):
+    """Records each result under "c1", "c2", ... from a counter of this run's results: pairing by
+    position, right only while the provider numbers its calls so."""
+    return _loop(model, system, messages, tools, prompt, max_turns, get_steering, get_follow_ups,
+                 renumber=True)
 
 
 # -- Harness.prompt ---------------------------------------------------------------------------
@@ -244,14 +254,43 @@ def run_clearing_the_queues(self, text):
         self._running = False
 
 
+# -- misreadings no question names ---------------------------------------------------------------
+
+def steer_queues_the_bare_text(self, text):
+    """Queues the words as they came, a str, not as a user message: the loop then records a
+    string where a message belongs."""
+    self._steering.append(text)
+
+
+def follow_up_queues_the_bare_text(self, text):
+    """Queues the follow-up as a str, not as a user message."""
+    self._follow_ups.append(text)
+
+
+def run_clearing_after_the_loop(self, text):
+    """Clears the flag after the loop, not in a finally: a consumer that stops early leaves the
+    harness running for good (lesson 8's when-cleared, again)."""
+    run = run_agent(self._model, self._system, self._messages, self._tools, text,
+                    max_turns=self._max_turns,
+                    get_steering=lambda: self._drain(self._steering),
+                    get_follow_ups=lambda: self._drain(self._follow_ups))
+    yield from run
+    self._running = False
+
+
 WRONG = {1: {
     "run_agent": [run_agent_steers_after_each_result, run_agent_steers_before_the_results,
                   run_agent_takes_all_steering, run_agent_forgets_idle_steering,
                   run_agent_retries_with_the_queue, run_agent_follow_ups_at_every_gap,
-                  run_agent_follow_up_without_a_turn, run_agent_always_asks],
+                  run_agent_follow_up_without_a_turn, run_agent_always_asks,
+                  run_agent_numbers_results],
     "Harness.prompt": [prompt_as_in_lesson_8, prompt_steers_instead],
-    "Harness.steer": [steer_at_once, steer_into_follow_ups],
-    "Harness.follow_up": [follow_up_into_steering, follow_up_at_once],
+    "Harness.steer": [steer_at_once, steer_into_follow_ups, steer_queues_the_bare_text],
+    "Harness.follow_up": [follow_up_into_steering, follow_up_at_once, follow_up_queues_the_bare_text],
     "Harness._drain": [drain_everything, drain_newest_first, drain_without_taking],
     "Harness._run": [run_as_in_lesson_8, run_with_the_queues_swapped, run_clearing_the_queues],
 }}
+
+# Wrong answers that only a hidden test catches: clauses no question of this lesson argues about
+# (tests/lessons/lesson09 shows each caught, in a sentence naming the function).
+HIDDEN_WRONG = {1: {"Harness._run": [run_clearing_after_the_loop]}}

@@ -16,14 +16,14 @@ import copy
 import harness
 import lab
 from harness import INTERRUPTED
-from lab.checks import test
-from lab.checks.handover import blame, expect, ListModel as Model, Record
+from lab.checks import blame, expect, test
+from lab.checks.handover import ListModel as Model, Record
 
 from .stage import JOB, W1, W2, break_at, harness_on
 
-C1 = lab.call("read", {"path": "a.py"}, id="c1")
-C2 = lab.call("read", {"path": "b.py"}, id="c2")
-C3 = lab.call("read", {"path": "c.py"}, id="c3")
+C1 = lab.call("read", {"path": "a.py"}, id="q4")
+C2 = lab.call("read", {"path": "b.py"}, id="q9")
+C3 = lab.call("read", {"path": "c.py"}, id="q2")
 
 
 def result(call, content="ok"):
@@ -44,7 +44,28 @@ def repaired(ns, messages):
     given = copy.deepcopy(messages)
     out = blame("repair_tool_history", ns.repair_tool_history, given)
     expect(isinstance(out, list), f"repair_tool_history should return a list; it returned {type(out).__name__}")
+    keeps_the_ids(out, messages)
     return out
+
+
+def call_ids(messages):
+    """The ids of every call in `messages`, in order."""
+    return [b.get("id") for m in messages if isinstance(m, dict) and m.get("role") == "assistant"
+            for b in m.get("content", []) if isinstance(b, dict) and b.get("type") == "toolCall"]
+
+
+def keeps_the_ids(out, messages):
+    """A repair may drop nothing but results, so every call id it hands back is one the input had."""
+    had, got = call_ids(messages), call_ids(out)
+    answered = {m.get("tool_call_id") for m in messages if m.get("role") == "toolResult"}
+    # A call made up for an orphan result reuses that result's id: its own test says so.
+    made_up = [new for new in got if new not in had and new not in answered]
+    if made_up:
+        old = next((a for a, b in zip(had, got) if b == made_up[0]), None)
+        expect(False, f"repair_tool_history handed back a call with the id {made_up[0]}"
+                      + (f" where the record has {old}" if old else "") + ", which the record "
+                      "never had: keep the ids the model gave, since its next reply and a resumed "
+                      "record name calls by them")
 
 
 def viewed(ns, messages):
@@ -92,11 +113,19 @@ def dangling_call_gets_interrupted(ns):
 @test(10, 1, "repair_tool_history moves a result recorded out of place to just after its call, and "
              "results follow their calls in call order.")
 def results_moved_to_their_calls(ns):
-    record = [lab.user("Read both."), lab.reply(C1, C2), lab.user("Are you there?"), result(C2), result(C1)]
+    # The ids are the script's own, in no counted order: a result is its call's by id, never by place.
+    record = [lab.user("Read both."), lab.reply(C1, C2), lab.user("Are you there?"), result(C2, "B = 2"),
+              result(C1, "A = 1")]
     out = blame("repair_tool_history", ns.repair_tool_history, list(record))
     expect(isinstance(out, list), f"repair_tool_history should return a list; it returned {type(out).__name__}")
-    expect(short(out) == "U A[c1,c2] R(c1) R(c2) U",
-           f"repair_tool_history should turn U A[c1,c2] U R(c2) R(c1) into U A[c1,c2] R(c1) R(c2) U; "
+    contents = {m.get("tool_call_id"): m.get("content") for m in out if isinstance(m, dict)
+                and m.get("role") == "toolResult"}
+    expect(contents.get("q4") in (None, "A = 1") and contents.get("q9") in (None, "B = 2"),
+           f"repair_tool_history answered q4 with {contents.get('q4')!r} and q9 with {contents.get('q9')!r}, "
+           "though q4's recorded result says 'A = 1': pair each result with the call whose id it "
+           "names (tool_call_id), never by its place in the list")
+    expect(short(out) == "U A[q4,q9] R(q4) R(q9) U",
+           f"repair_tool_history should turn U A[q4,q9] U R(q9) R(q4) into U A[q4,q9] R(q4) R(q9) U; "
            f"it returned {short(out)}")
     expect(out[2] is record[4] and out[3] is record[3],
            "repair_tool_history should move the recorded results themselves, not make new ones: "
@@ -108,12 +137,12 @@ def orphans_are_dropped(ns):
     record = [lab.user("Go on."), result(C2, "B = 2"), lab.say("Done."), lab.user("Thanks.")]
     out = repaired(ns, record)
     invented = [m for m in out if m.get("role") == "assistant" and any(
-        b.get("id") == "c2" for b in m.get("content", []))]
+        b.get("id") == "q9" for b in m.get("content", []))]
     expect(not invented,
-           f"repair_tool_history made up a call for the result c2 ({short(out)}): nobody knows what that "
+           f"repair_tool_history made up a call for the result q9 ({short(out)}): nobody knows what that "
            "call's arguments were, so drop the result instead")
     expect(short(out) == "U A U",
-           f"repair_tool_history should drop the result c2, whose call is nowhere; it returned {short(out)}, "
+           f"repair_tool_history should drop the result q9, whose call is nowhere; it returned {short(out)}, "
            f"and a strict provider says: {(lab.validate(out) or ['nothing'])[0]}")
 
 
@@ -122,11 +151,11 @@ def first_of_two_results_wins(ns):
     first, second = result(C1, "first answer"), result(C1, "second answer")
     record = [lab.user("Read a.py."), lab.reply(C1), first, second, lab.say("Done.")]
     out = repaired(ns, record)
-    kept = results_for(out, "c1")
+    kept = results_for(out, "q4")
     expect(len(kept) == 1,
-           f"repair_tool_history kept {len(kept)} results for c1 ({short(out)}); a call gets exactly one")
+           f"repair_tool_history kept {len(kept)} results for q4 ({short(out)}); a call gets exactly one")
     expect(kept[0] == first,
-           f"repair_tool_history kept c1's later result, {kept[0].get('content')!r}: keep the first, the one "
+           f"repair_tool_history kept q4's later result, {kept[0].get('content')!r}: keep the first, the one "
            "earlier requests showed the model, so its past does not change under it")
 
 
@@ -253,11 +282,11 @@ def prompt_after_a_503(ns):
     bad = refused(model)
     expect(not bad, bad and whose_400(ns, bad[0], kept + [lab.user("Hello?")]))
     expect(lab.shape(list(h.messages)) == "U A! U A",
-           f"after a 503 and one more prompt the record is {short(list(h.messages))}; it should be U A! U A: "
-           "the failed reply happened, and the record keeps it")
+           f"run_agent left the record {short(list(h.messages))} after a 503 and one more prompt; it should "
+           "be U A! U A: the failed reply happened, and the record keeps it")
     expect(lab.shape(model.calls[1].messages) == "U U",
-           f"the request after the 503 was {short(model.calls[1].messages)}; it should be U U, the failed empty "
-           "reply left out of what is sent")
+           f"run_agent's request after the 503 was {short(model.calls[1].messages)}; it should be U U, the "
+           "failed empty reply left out of what is sent")
 
 
 @test(10, 1, "On a record with nothing to repair, run_agent sends exactly the record, and its events "
@@ -331,10 +360,10 @@ def valid_record_view_is_a_new_equal_list(ns):
 def two_calls_one_answered_out_of_order(ns):
     record = [lab.user("Read both."), result(C2, "B"), lab.reply(C1, C2), lab.user("Well?")]
     out = repaired(ns, record)
-    expect(short(out) == "U A[c1,c2] R(c1) R(c2) U",
-           f"repair_tool_history should turn U R(c2) A[c1,c2] U into U A[c1,c2] R(c1) R(c2) U; it returned {short(out)}")
+    expect(short(out) == "U A[q4,q9] R(q4) R(q9) U",
+           f"repair_tool_history should turn U R(q9) A[q4,q9] U into U A[q4,q9] R(q4) R(q9) U; it returned {short(out)}")
     expect(out[2] == stand_in(C1) and out[3] == result(C2, "B"),
-           "repair_tool_history should answer c1 with INTERRUPTED and move c2's recorded result after it")
+           "repair_tool_history should answer q4 with INTERRUPTED and move q9's recorded result after it")
 
 
 @test(10, 1, "repair_tool_history is idempotent on a messy list, and returns a new empty list for [].",

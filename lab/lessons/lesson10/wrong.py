@@ -151,6 +151,41 @@ def repair_copying_every_message(messages):
     return out
 
 
+def repair_pairing_by_position(messages):
+    """Gives the k-th call the k-th recorded result, with the call's id written over the result's:
+    the ids a scripted model counts out (c1, c2, ...) line up with places, so this looks right
+    until a result comes back out of order (what-for-w2: a result belongs to the call it names)."""
+    results = [m for m in messages if m["role"] == "toolResult"]
+    out, k = [], 0
+    for m in (m for m in messages if m["role"] != "toolResult"):
+        out.append(m)
+        for call in tool_calls(m) if m["role"] == "assistant" else []:
+            if k < len(results):
+                out.append(dict(results[k], tool_call_id=call["id"], tool_name=call["name"]))
+            else:
+                out.append(_stand_in(call))
+            k += 1
+    return out
+
+
+def repair_renumbering_ids(messages):
+    """Renumbers every call c1, c2, ... in the order the calls appear, and each result after the
+    call it names, so the ids look tidy: the model's own ids are what its next reply refers to,
+    and a resumed record holds ids no counter makes (what-for-w2)."""
+    names, out = {}, []
+    for m in messages:
+        for call in tool_calls(m) if m["role"] == "assistant" else []:
+            names.setdefault(call["id"], f"c{len(names) + 1}")
+    for m in _repair(messages):
+        if m["role"] == "assistant" and tool_calls(m):
+            m = dict(m, content=[dict(b, id=names[b["id"]]) if b["type"] == "toolCall" else b
+                                 for b in m["content"]])
+        elif m["role"] == "toolResult":
+            m = dict(m, tool_call_id=names[m["tool_call_id"]])
+        out.append(m)
+    return out
+
+
 # -- context_for_model ---------------------------------------------------------------------------
 
 def _repair(messages):
@@ -265,7 +300,8 @@ WRONG = {1: {
     "repair_tool_history": [repair_dropping_the_call, repair_faking_success, repair_in_place,
                             repair_keeping_orphans, repair_inventing_calls, repair_last_result_wins,
                             repair_keeping_both_results, repair_leaving_results_where_they_are,
-                            repair_copying_every_message],
+                            repair_copying_every_message, repair_pairing_by_position,
+                            repair_renumbering_ids],
     "context_for_model": [context_dropping_every_failed_reply, context_keeping_empty_failed_replies,
                           context_patching_the_record, context_without_repair],
     "run_agent": [run_agent_sending_the_record, run_agent_repairing_the_record,

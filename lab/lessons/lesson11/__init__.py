@@ -258,9 +258,9 @@ def persist_to(log):
 # cells pass. The lab has one check cell of 8 points and one hidden cell of 4; a gap that loops or
 # does not parse sinks the only lab.
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (12, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (8, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }

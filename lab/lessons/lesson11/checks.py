@@ -13,16 +13,10 @@ import re
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import blame, expect
+from lab.checks import blame, expect, Failed, test
+from lab.prose import plural
 
 PATH = "session.jsonl"
-
-
-def plural(n, word):
-    if n == 1:
-        return f"1 {word}"
-    return f"{n} " + (word[:-1] + "ies" if word.endswith("y") else word + "s")
 
 
 def _codes(function):

@@ -10,15 +10,11 @@ import json
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 from lab.takeover import installed
+from lab.prose import plural
 
 PREFIX = harness.SUMMARY_PREFIX
-
-
-def plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 # -- lab 1: summarize ---------------------------------------------------------------------------

@@ -74,13 +74,13 @@ def _chatty(nb, master, ctx):
 # What the samples every lesson has must score here (lab.grader.fixtures.samples): lab 2's tests
 # run the learner's compact, which calls their own summarize, so lab 2 alone earns nothing.
 SCORES = {
-    "unchanged": (0, ()),
+    "unchanged": (),
     "correct": (15, ALL_CHECKS),
-    "lab1-only": (5, ("lab1-tests", "lab1-hidden")),
-    "lab2-only": (0, ()),
-    "hidden-only": (13, ("lab1-tests", "lab2-tests", "lab2-hidden")),
-    "loops-forever": (5, ("lab1-tests", "lab1-hidden")),
-    "does-not-parse": (5, ("lab1-tests", "lab1-hidden")),
+    "lab1-only": ("lab1-tests", "lab1-hidden"),
+    "lab2-only": (),
+    "hidden-only": ("lab1-tests", "lab2-tests", "lab2-hidden"),
+    "loops-forever": ("lab1-tests", "lab1-hidden"),
+    "does-not-parse": ("lab1-tests", "lab1-hidden"),
 }
 
 # Passes lab 1's visible tests and fails its hidden ones: it strips only after checking for

@@ -220,12 +220,13 @@ HINTS = {
                  "lives. So where, and how often, should `session` call `briefing`? And which "
                  "list of tools must it pass to both?",
         approach="Call `briefing(tools, facts)` one time, inside `session`, and give the result "
-                 "to `Harness` as `system`, with the same `tools`. The string cannot change "
-                 "afterwards, whatever happens to `facts`.\n\n"
+                 "to `Harness` as `system`, with the same `tools`, sorted by name as the briefing "
+                 "lists them. The string cannot change afterwards, whatever happens to `facts`.\n\n"
                  "The moment `now` goes in the transcript, not the system prompt: the messages "
                  "the Harness starts with are `list(messages)`, plus one more user message when "
                  "`now` is given.",
-        outline="Make the briefing first, from the very tools you will hand the Harness, and "
+        outline="Sort a copy of the tools by name first. Make the briefing from the very tools "
+                "you will hand the Harness, and "
                 "keep it in a name of its own. Make the starting transcript a new list from "
                 "`messages`; only when a moment was given, add one user message that says when "
                 "the session started, after the messages you were given. Build the Harness "

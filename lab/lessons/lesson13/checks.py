@@ -9,8 +9,7 @@ import time
 
 import harness
 import lab
-from lab.checks import Failed, test
-from lab.checks.handover import expect
+from lab.checks import expect, Failed, test
 
 
 def tools_for(ws=None):
@@ -199,10 +198,22 @@ def briefing_empty_guideline_and_no_mutation(ns):
     expect(got == wanted, f"briefing with an empty guideline: {first_difference(got, wanted)}")
 
 
+@test(13, 1, "A guideline padded with spaces and followed by more lines gives its first line, "
+             "trimmed, and nothing of the lines after it.", hidden=True)
+def briefing_trims_the_first_line(ns):
+    t = tools_for()
+    padded = dict(t["grep"], guideline="   Search the files for a word.  \n  Then read them.\n")
+    got = brief(ns, [padded], {})
+    wanted = expected_briefing(system_of(ns.briefing), [padded], {})
+    expect(got == wanted, f"briefing with a padded two-line guideline: {first_difference(got, wanted)}")
+
+
 # -- lab 2: session -----------------------------------------------------------------------------
 
-def open_session(ns, tools, facts, script=None, **kwargs):
-    model = lab.ScriptedModel(script or [lab.summariser()], max_calls=60)
+def open_session(ns, tools, facts, script=None, model=None, **kwargs):
+    """A session of the learner's, on `model` (a new ScriptedModel of `script` if none is given:
+    one model for two sessions shares one provider cache, as a resume on the same day does)."""
+    model = model or lab.ScriptedModel(script or [lab.summariser()], max_calls=60)
     h = ns.session(model, tools, facts, **kwargs)
     # By its shape: in a learner's harness.py, Harness is their own class of that name.
     expect(callable(getattr(h, "prompt", None)) and hasattr(h, "messages"),
@@ -257,13 +268,17 @@ def session_briefs_the_tools_it_has(ns):
 
 @test(13, 2, "`now` stays out of the system prompt: sessions started at two moments have identical "
              "system prompts, and the moment comes after the given messages as "
-             "\"[Session started <now>]\".")
+             "\"[Session started <now>]\", in a new list: the caller's is only read.")
 def session_keeps_now_after_the_stable_part(ns):
     t = tools_for()
     earlier = [lab.user("Our goal: ship the checkout."), lab.say("Noted.")]
     models = []
     for now in ("2026-12-01 09:00", "2026-12-01 09:07"):
-        model, h = open_session(ns, [t["read"]], dict(FACTS), messages=earlier, now=now)
+        given = list(earlier)
+        model, h = open_session(ns, [t["read"]], dict(FACTS), messages=given, now=now)
+        expect(given == earlier,
+               f"session added to the caller's messages list, which now holds {lab.shape(given)}; "
+               "the moment goes into a new list, after the messages, and the caller's is only read")
         run(h, "Is the shop's checkout done?")
         models.append(model)
         system = model.calls[0].system
@@ -295,6 +310,28 @@ def session_is_built_once(ns):
     expect(first == second, "session's system prompt changed between two prompts after the facts "
                             f"dict did ({first_difference(second, first)}); make the briefing once, "
                             "when the session opens, and keep the string")
+
+
+@test(13, 2, "Resumed from the record with the same tools in another order, [write, read] after "
+             "[read, write], the session offers them in one order and its first request shows "
+             "cached tokens.")
+def session_resumed_in_another_order(ns):
+    t = tools_for()
+    model, first = open_session(ns, [t["read"], t["write"]], dict(FACTS))
+    run(first, "Is the shop's checkout done?")
+    record = [dict(m) for m in first.messages]
+    asked = [t["write"], t["read"]]
+    _, resumed = open_session(ns, asked, dict(FACTS), model=model, messages=record)
+    run(resumed, "Are the tests green?")
+    expect([x["name"] for x in asked] == ["write", "read"],
+           "session reordered the caller's list of tools; give the Harness a sorted copy")
+    orders = [[spec["name"] for spec in c.tools] for c in model.calls]
+    expect(orders[0] == orders[-1],
+           f"session offered the tools as {', '.join(orders[0])} and, resumed with them listed the "
+           f"other way round, as {', '.join(orders[-1])}: hand the Harness the tools sorted by name, "
+           "as the briefing lists them, so the cached prefix survives a resume")
+    expect(model.calls[-1].cached > 0, "session's resumed request found nothing in the cache, though "
+                                       "it held the same tools, facts and record as before")
 
 
 # hidden

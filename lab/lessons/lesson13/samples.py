@@ -1,16 +1,16 @@
 """What lesson 13's sample submissions must score in the grader (lab.grader.fixtures.samples).
-Two labs: lab 1 is worth 6 visible points and 2 hidden, lab 2 4 visible and 2 hidden."""
+Two labs: lab 1 is worth 6 visible points and 2 hidden, lab 2 5 visible and 2 hidden."""
 
 # Lab 2's session calls the learner's own briefing, so lab 2 alone earns nothing; a lab 2 that
 # loops or does not parse leaves lab 1's points standing.
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (14, ("lab1-tests", "lab1-hidden", "lab2-tests", "lab2-hidden")),
-    "lab1-only": (8, ("lab1-tests", "lab1-hidden")),
-    "lab2-only": (0, ()),
-    "hidden-only": (12, ("lab1-tests", "lab2-tests", "lab2-hidden")),
-    "loops-forever": (8, ("lab1-tests", "lab1-hidden")),
-    "does-not-parse": (8, ("lab1-tests", "lab1-hidden")),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden", "lab2-tests", "lab2-hidden"),
+    "lab1-only": ("lab1-tests", "lab1-hidden"),
+    "lab2-only": (),
+    "hidden-only": ("lab1-tests", "lab2-tests", "lab2-hidden"),
+    "loops-forever": ("lab1-tests", "lab1-hidden"),
+    "does-not-parse": ("lab1-tests", "lab1-hidden"),
 }
 
 # Passes lab 1's visible tests and fails a hidden one: with no tools it writes an empty tool list

@@ -103,6 +103,32 @@ def session_now_at_the_end(model, tools, facts, messages=(), max_turns=None, *, 
     return Harness(model, system, tools, list(messages), max_turns)
 
 
+def session_tools_in_callers_order(model, tools, facts, messages=(), max_turns=None, *, now=None):
+    """Sorts the briefing's lines but hands the Harness the tools as the caller listed them, so a
+    resume with [write, read] after [read, write] misses the cache (tool-order: the definitions
+    sit in the same cached unit as the system prompt)."""
+    start = list(messages) + ([user_message(f"[Session started {now}]")] if now else [])
+    return Harness(model, briefing(tools, facts), tools, start, max_turns)
+
+
+def session_sorts_in_place(model, tools, facts, messages=(), max_turns=None, *, now=None):
+    """Sorts the caller's own list of tools instead of a copy, so the caller finds its list
+    reordered (tool-order)."""
+    tools.sort(key=lambda tool: tool["name"])
+    start = list(messages) + ([user_message(f"[Session started {now}]")] if now else [])
+    return Harness(model, briefing(tools, facts), tools, start, max_turns)
+
+
+def session_on_the_callers_list(model, tools, facts, messages=(), max_turns=None, *, now=None):
+    """Appends the moment to the caller's own messages list and hands that list on: no copy
+    needed (where-now-goes: the moment belongs in this session's transcript, and the caller's
+    list may open the next session too)."""
+    tools = sorted(tools, key=lambda tool: tool["name"])
+    if now:
+        messages.append(user_message(f"[Session started {now}]"))
+    return Harness(model, briefing(tools, facts), tools, messages, max_turns)
+
+
 class _Rebriefing(Harness):
     def __init__(self, model, tools, facts, messages, max_turns):
         super().__init__(model, briefing(tools, facts), tools, messages, max_turns)
@@ -125,5 +151,6 @@ WRONG = {
                      briefing_rebuilt_and_numbered, briefing_names_only,
                      briefing_description_always, briefing_facts_as_given]},
     2: {"session": [session_every_tool, session_now_on_top, session_now_at_the_end,
-                    session_rebuilt_every_prompt]},
+                    session_rebuilt_every_prompt, session_tools_in_callers_order,
+                    session_sorts_in_place, session_on_the_callers_list]},
 }

@@ -3,10 +3,11 @@
 The visible tests are the lesson's list, one for each wrong idea a rung argues against; the hidden
 ones hold each contract to the clauses the visible ones do not reach."""
 
+import re
+
 import harness
 import lab
-from lab.checks import test
-from lab.checks.handover import expect
+from lab.checks import expect, test
 from lab.lessons.lesson14 import stage
 
 
@@ -131,7 +132,8 @@ def writer_keeps_no_state(ns):
 # -- gate ---------------------------------------------------------------------------------------
 
 @test(14, 1, "gate(tools, approve): read, not consequential, runs without a question; bash asks "
-             "approve({'name': 'bash', 'arguments': ...}) first and runs once the answer is True.")
+             "approve({'name': 'bash', 'arguments': ...}) first and runs once the answer is True, "
+             "and asks again at the next call: a yes is for one call.")
 def gate_asks_before_consequential_tools(ns):
     user = stage.User(bash=True)
     tools, runs = gated(ns, user)
@@ -145,6 +147,14 @@ def gate_asks_before_consequential_tools(ns):
            "call's arguments.")
     expect(runs["bash"].runs == [{"command": "pytest -q"}] and second["content"] == "ran",
            "gate did not run bash after approve answered True.")
+    answers = iter([True, "not this one"])
+    asked = []
+    tools, runs = gated(ns, lambda call: asked.append(call["arguments"]) or next(answers))
+    result(tools, "bash", {"command": "pytest -q"})
+    third = result(tools, "bash", {"command": "rm -rf build"})
+    expect(len(asked) == 2 and runs["bash"].runs == [{"command": "pytest -q"}] and third["is_error"],
+           f"gate asked approve {len(asked)} time(s) for two bash calls and ran {runs['bash'].runs}; "
+           "a yes covers the call it was given for, so ask again before every call.")
 
 
 @test(14, 1, "A refusal is an ordinary tool failure: run_tool hands back an is_error result "
@@ -257,6 +267,20 @@ def rules_search_anywhere_any_case(ns):
         got = rule(ns, command)
         expect(got == reason, f"command_rules answered {got!r} for {command!r}; expected {reason!r}: "
                               "search the whole line, ignoring case.")
+
+
+@test(14, 1, "Every rule of COMMAND_RULES is tried, not only the ones above: wget, a URL, git push, "
+             "pip install, a pipe into python, sudo and rm -rf ~ are each refused with its "
+             "'<why>: <the text it matched>'.")
+def rules_apply_every_rule(ns):
+    for command in ("wget -q example.org/x", "python fetch.py https://example.org", "git push origin main",
+                    "pip install requests", "cat setup.txt | python3", "sudo make install", "rm -rf ~"):
+        # The answer is spelled out here from the given rules, never from the function under test.
+        wanted = next(f"{why}: {found.group(0)}" for pattern, why in harness.COMMAND_RULES
+                      for found in [re.search(pattern, command, re.IGNORECASE)] if found)
+        got = rule(ns, command)
+        expect(got == wanted, f"command_rules answered {got!r} for {command!r}; expected {wanted!r}: try "
+                              "every (pattern, why) of COMMAND_RULES in order, not a few words of your own.")
 
 
 @test(14, 1, "No command line to check: a bash call without one, or with a number, is refused "

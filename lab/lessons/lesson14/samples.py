@@ -1,12 +1,12 @@
 """What lesson 14's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab: 9 visible points and 3 hidden."""
+One lab: 10 visible points and 3 hidden."""
 
 SCORES = {
-    "unchanged": (0, ()),
-    "correct": (12, ("lab1-tests", "lab1-hidden")),
-    "hidden-only": (9, ("lab1-tests",)),
-    "loops-forever": (0, ()),
-    "does-not-parse": (0, ()),
+    "unchanged": (),
+    "correct": ("lab1-tests", "lab1-hidden"),
+    "hidden-only": ("lab1-tests",),
+    "loops-forever": (),
+    "does-not-parse": (),
 }
 
 # Passes every visible test and fails a hidden one: approve is handed the caller's own arguments,

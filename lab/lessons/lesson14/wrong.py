@@ -66,6 +66,23 @@ def gate_asks_everything(tools, approve, consequential=CONSEQUENTIAL):
     return _gate(tools, approve, consequential, decide, ask_all=True)
 
 
+def gate_remembers_a_yes(tools, approve, consequential=CONSEQUENTIAL):
+    """Asks once per tool and remembers a yes, so the user is not asked again (where-gate: the
+    question comes before each run of the tool, and the next call's arguments may be the
+    README's order)."""
+    approved = set()
+
+    def decide(tool, arguments):
+        if tool["name"] not in approved:
+            answer = approve({"name": tool["name"], "arguments": dict(arguments)})
+            if answer is not True:
+                raise PermissionError(f"{tool['name']} was not run: "
+                                      f"{answer if isinstance(answer, str) and answer else 'not approved'}")
+            approved.add(tool["name"])
+        return tool["execute"](arguments)
+    return _gate(tools, approve, consequential, decide)
+
+
 def gate_fails_open(tools, approve, consequential=CONSEQUENTIAL):
     """Runs the tool when approve itself breaks (colleague: a broken gate must stay shut)."""
     def decide(tool, arguments):
@@ -131,6 +148,22 @@ def rules_case_sensitive(call):
     return True
 
 
+def rules_for_the_tests_words(call):
+    """Refuses the two things the README's order and the visible examples use, curl and a pipe
+    into sh, and lets every other rule go (filter: a list written for one attack misses the next;
+    the given rules are the list)."""
+    if call["name"] != "bash":
+        return True
+    command = _command(call)
+    if command is None:
+        return "no command line to check"
+    for pattern, why in ((r"curl", "no network"), (r"\|\s*sh\b", "nothing piped into an interpreter")):
+        found = re.search(pattern, command, re.IGNORECASE)
+        if found:
+            return f"{why}: {found.group(0)}"
+    return True
+
+
 def rules_refuse_all_bash(call):
     """Refuses every command (filter: a rule that blocks all work is no rule, it is no bash)."""
     return True if call["name"] != "bash" else "no bash"
@@ -140,6 +173,7 @@ WRONG = {
     1: {"QuotingWriter.complete": [complete_rule_as_message, complete_rule_instead,
                                    complete_without_rule],
         "gate": [gate_returns_text, gate_truthy, gate_asks_everything, gate_fails_open,
-                 gate_in_place],
-        "command_rules": [rules_at_the_start, rules_case_sensitive, rules_refuse_all_bash]},
+                 gate_in_place, gate_remembers_a_yes],
+        "command_rules": [rules_at_the_start, rules_case_sensitive, rules_refuse_all_bash,
+                          rules_for_the_tests_words]},
 }

@@ -13,6 +13,7 @@ from lab import starters
 from lab.lessons import build
 from lab.lessons import lesson12 as data
 
+from tests.lessons.runs import learner_runs
 from tests.lessons.lesson12.seed_outputs import SEED_OUTPUTS, expected
 
 LESSON = 12
@@ -189,9 +190,8 @@ def learner(master):
 
 
 @pytest.fixture(scope="module")
-def learner_run(learner, tmp_path_factory):
-    where = tmp_path_factory.mktemp("learner")
-    return build.execute(learner, cwd=where)
+def learner_run():
+    return learner_runs(12)[0]   # the run the suite every lesson passes makes, shared
 
 
 def test_demonstrations_run_on_the_reference_in_the_learners_copy(learner_run):

@@ -112,12 +112,18 @@ class Harness:
 
 def session(model, tools, facts, messages=(), max_turns=None, *, now=None):
     """A Harness for one working session, briefed: its system prompt is briefing(tools, facts),
-    made here, once, from the very tools the Harness is given, and kept as that string. Every
-    request of the session therefore opens with the same bytes, after a compaction as before
-    it, whatever becomes of `facts` later. `now` (the moment as text) differs from one session
-    to the next, so it never enters the system prompt: when given (not None, not ""), it goes
-    after everything stable, as user_message(f"[Session started {now}]") after `messages`."""
+    made here, once, from the very tools the Harness is given, and kept as that string. The
+    Harness gets those tools sorted by name, the order the briefing lists them in (the caller's
+    list itself is left as it was), since a provider caches the system prompt and the tool
+    definitions as one unit: the same tools in any order open a session, or its resume, alike.
+    Every request of the session therefore opens with the same bytes, after a compaction as
+    before it, whatever becomes of `facts` later. `now` (the moment as text)
+    differs from one session to the next, so it never enters the system prompt: when given (not
+    None, not ""), it goes after everything stable, as user_message(f"[Session started {now}]")
+    after `messages`, in a new list: the caller's `messages` is only read. `max_turns` reaches
+    the Harness as it is."""
     ### BEGIN SOLUTION
+    tools = sorted(tools, key=lambda tool: tool["name"])
     system = briefing(tools, facts)
     opening = list(messages) + ([user_message(f"[Session started {now}]")] if now else [])
     return Harness(model, system, tools, opening, max_turns)
