@@ -280,6 +280,10 @@ def test_a_rung_answered_from_the_keyboard_alone(open_notebook, copy_of_learner,
     nb.run_cell(question)
     tab_to(page, "lab-rung--colleague textarea")
     page.keyboard.type("One line was added; nothing was deleted.")
+    # The button opens once the kernel has counted the words; a learner sees it light up first.
+    page.wait_for_function(
+        "() => { const b = document.querySelector('.lab-rung--colleague .lab-reveal');"
+        " return b !== null && !b.disabled; }")
     page.keyboard.press("Tab")
     assert "lab-reveal" in page.evaluate(_FOCUSED_JS), "Tab does not reach the reveal button"
     page.keyboard.press("Enter")
