@@ -16,6 +16,7 @@ names what went wrong and ends with the last lines of the log that explains it:
   needs and a fresh profile.
 """
 
+import fcntl
 import json
 import os
 import shlex
@@ -24,6 +25,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -133,6 +135,19 @@ def _run_logged(command, log, timeout, env=None):
                           f"Last lines of {log}:\n{tail(log)}")
 
 
+def _apt_update(apt, log, timeout, env):
+    """`apt-get update`, tried again while another apt holds the package lists' lock, which
+    DPkg::Lock::Timeout does not wait for; any other failure is SetupFailed at once."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return _run_logged(apt + ["update"], log, timeout, env)
+        except SetupFailed:
+            if "Could not get lock" not in tail(log, 5) or time.monotonic() > deadline:
+                raise
+            time.sleep(3)
+
+
 def ensure_chromium(log, timeout=900):
     """The path of Debian's Chromium, installed with apt-get first if it is not there.
 
@@ -150,13 +165,20 @@ def ensure_chromium(log, timeout=900):
         raise SetupFailed(f"{CHROMIUM} is missing, and installing it needs root: run "
                           "`apt-get install -y chromium` as root, then the tests again.")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    # A fresh machine may still be running apt itself (its own set-up): wait for the lock rather
-    # than fail on it, and look again afterwards, in case that apt was installing chromium.
-    apt = sudo + ["apt-get", "-o", f"DPkg::Lock::Timeout={timeout}"]
-    _run_logged(apt + ["update"], log, timeout, env)
-    if os.access(CHROMIUM, os.X_OK):
-        return CHROMIUM
-    _run_logged(apt + ["install", "-y", "--no-install-recommends", "chromium"], log, timeout, env)
+    # Both test processes of one run (and any other run on this machine) may want chromium at
+    # once: they take turns, and whoever comes second finds it installed.
+    with open(Path(tempfile.gettempdir()) / "harness-course-apt.lock", "w") as turn:
+        fcntl.flock(turn, fcntl.LOCK_EX)
+        if os.access(CHROMIUM, os.X_OK):
+            return CHROMIUM
+        # A fresh machine may still be running apt itself (its own set-up): wait for its locks
+        # rather than fail on them, and look again afterwards, in case that apt installed chromium.
+        apt = sudo + ["apt-get", "-o", f"DPkg::Lock::Timeout={timeout}"]
+        _apt_update(apt, log, timeout, env)
+        if os.access(CHROMIUM, os.X_OK):
+            return CHROMIUM
+        _run_logged(apt + ["install", "-y", "--no-install-recommends", "chromium"], log, timeout,
+                    env)
     if not os.access(CHROMIUM, os.X_OK):
         raise SetupFailed(f"apt-get installed chromium but {CHROMIUM} is not there. "
                           f"Last lines of {log}:\n{tail(log)}")

@@ -175,3 +175,25 @@ def test_a_chromium_that_another_apt_installed_meanwhile_is_taken(tmp_path, monk
     monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
     monkeypatch.setattr(labserver.os, "geteuid", lambda: 0)
     assert labserver.ensure_chromium(tmp_path / "apt.log", timeout=30) == str(chromium)
+
+
+def test_apt_update_waits_while_another_apt_holds_the_package_lists(tmp_path, monkeypatch):
+    import labserver
+    chromium = tmp_path / "chromium"
+    tries = tmp_path / "tries"
+    fake = tmp_path / "bin" / "apt-get"
+    fake.parent.mkdir()
+    # The first update meets the lists' lock held by another apt, as DPkg::Lock::Timeout does not
+    # wait for it; the second gets through, and the install puts chromium in place.
+    fake.write_text(f"#!/bin/sh\ncase \"$*\" in\n"
+                    f"  *update*) if [ ! -e {tries} ]; then touch {tries}; "
+                    f"echo 'E: Could not get lock /var/lib/apt/lists/lock.'; exit 100; fi;;\n"
+                    f"  *install*) printf '#!/bin/sh\\n' > {chromium}; chmod 755 {chromium};;\n"
+                    f"esac\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(labserver, "CHROMIUM", str(chromium))
+    monkeypatch.setattr(labserver.time, "sleep", lambda seconds: None)
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    monkeypatch.setattr(labserver.os, "geteuid", lambda: 0)
+    assert labserver.ensure_chromium(tmp_path / "apt.log", timeout=30) == str(chromium)
+    assert (tmp_path / "apt.log").read_text().count("update\n") == 2

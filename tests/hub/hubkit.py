@@ -11,6 +11,7 @@ cannot enter (a clone in /root, say), the test gives that folder o+x for its own
 the mode back afterwards.
 """
 
+import fcntl
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -135,18 +137,23 @@ def processes_of(uid):
 
 def make_accounts(names):
     """Create the groups and accounts: {role: Account}. Removes what it made if any step fails."""
-    sweep()
     made = {}
-    try:
-        sh("groupadd", LEARNERS_GROUP)
-        sh("groupadd", INSTRUCTORS_GROUP)
-        for role, name in names.items():
-            account = Account(name, INSTRUCTORS_GROUP if role == "instructor" else LEARNERS_GROUP)
-            account.create()
-            made[role] = account
-    except BaseException:
-        remove_accounts(made)
-        raise
+    # Another run's sweep would take our groups for a dead run's between groupadd and the first
+    # useradd (a group with no account yet): sweeping and creating take turns across processes.
+    with open(Path(tempfile.gettempdir()) / "harness-course-hub-accounts.lock", "w") as turn:
+        fcntl.flock(turn, fcntl.LOCK_EX)
+        sweep()
+        try:
+            sh("groupadd", LEARNERS_GROUP)
+            sh("groupadd", INSTRUCTORS_GROUP)
+            for role, name in names.items():
+                account = Account(name,
+                                  INSTRUCTORS_GROUP if role == "instructor" else LEARNERS_GROUP)
+                account.create()
+                made[role] = account
+        except BaseException:
+            remove_accounts(made)
+            raise
     return made
 
 
