@@ -1,0 +1,55 @@
+"""Lesson 16's plumbing, given to the learner: one JSON POST over HTTP, awaited.
+
+    status, headers, body = await lab.http.post_json(url, payload, {"authorization": "Bearer k"})
+
+The function never judges a reply: a 429 or a 503 comes back as a status like a 200 does, so
+the adapter decides what each status means. The one exception it lets out is
+httpx.TransportError, for a request that got no answer at all (no server at the URL, a
+connection cut, a time-out), since then there is no status to read.
+"""
+
+import ipaddress
+import json
+from urllib.parse import urlsplit
+
+import httpx
+
+DEFAULT_TIMEOUT = 60.0   # seconds; a long reply from a real model can take most of a minute
+
+
+async def post_json(url, payload, headers=None, timeout=DEFAULT_TIMEOUT):
+    """POST `payload` as JSON to `url` and return (status, headers, body_text).
+
+    status is the int status code, headers a dict with lower-case names, body_text the reply's
+    body decoded as text, whatever it holds (JSON, an HTML error page, nothing). `headers` are
+    sent as given, with content-type application/json added unless one is there. Raises
+    httpx.TransportError (httpx.ConnectError, httpx.ReadTimeout, ...) when no reply came back,
+    and TypeError, before anything is sent, for a payload that cannot be written as JSON.
+    """
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise ValueError(f"post_json() takes a URL that starts with http:// or https://, not {url!r}.")
+    if headers is not None and not isinstance(headers, dict):
+        raise TypeError(f"post_json() takes the headers as a dict of name to value, not {headers!r}.")
+    try:
+        body = json.dumps(payload)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"post_json() sends JSON, and this payload cannot be written as JSON: {error}.") from None
+    sent = {name.lower(): value for name, value in (headers or {}).items()}
+    sent.setdefault("content-type", "application/json")
+    # One client per call: nothing outlives the request, so a cell or a test leaves no open
+    # connection behind; the course sends a request every few seconds at most, not hundreds.
+    async with httpx.AsyncClient(timeout=timeout, trust_env=not _is_loopback(url)) as client:
+        response = await client.post(url, content=body.encode(), headers=sent)
+    return response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.text
+
+
+def _is_loopback(url):
+    """True for a URL on this machine (localhost, 127.0.0.0/8, ::1). Such a request skips the
+    HTTP_PROXY of the environment: a proxy elsewhere cannot reach a server on this machine."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
