@@ -75,12 +75,17 @@ def grade_cells_of(book):
 def prepared(nb, book):
     """The learner's cells as nbgrader's sanitizing leaves them, worked out without the gradebook
     database (for the parallel stage): a solution cell pasted twice counts by its last copy, one
-    turned into markdown is code again, and a grade_id the gradebook does not know is dropped."""
+    turned into markdown is code again, and a grade_id the gradebook does not know is dropped.
+    A code cell of the learner's own (no nbgrader metadata) runs too, in its place."""
     known = set(book["order"])
     solutions = set(book["solutions"])
     seen, out = set(), []
-    for cell in reversed(nb.cells):
+    for index in reversed(range(len(nb.cells))):
+        cell = nb.cells[index]
         meta = cell.get("metadata", {}).get("nbgrader")
+        if verdict.own_cell(cell):
+            out.append((f"cell-{index}", cell.get("source", "")))
+            continue
         if not isinstance(meta, dict) or not meta.get("solution"):
             continue
         grade_id = meta.get("grade_id")

@@ -81,6 +81,49 @@ exec chroot /tmp "$@"
 _mode = None
 _lock = threading.Lock()
 
+# The names of lab that the learner's code may use while it is graded (`import lab` in a cell of
+# its own): the message builders and the stage's data objects, which read nothing of the
+# notebook's and nothing on disk. Each runs in the grader, and the learner's code gets what it
+# returns (plain data, or a handle to a Workspace or a ScriptedModel). Never lab.check, the
+# reference (lab.use_reference, lab.harness_at) or anything that reads the notebook.
+LAB_NAMES = ("call", "reply", "say", "text", "tool_result", "user", "count_tokens", "shape",
+             "event_types", "Workspace", "ScriptedModel", "fail", "forever")
+
+
+def course_exceptions():
+    """{name: class} of lab's exception classes: each crosses the wire as itself."""
+    import lab
+    found = {}
+    for name in dir(lab):
+        value = getattr(lab, name)
+        if isinstance(value, type) and issubclass(value, BaseException) and not name.startswith("_"):
+            found[name] = value
+    return found
+
+
+wire.COURSE_EXCEPTIONS.update(course_exceptions())
+
+
+def _builtin_base(cls):
+    return next(c.__name__ for c in cls.__mro__ if c.__module__ == "builtins")
+
+
+def serve_lab(name):
+    """The object of lab that LAB_NAMES lets the learner's code have: a class as a function that
+    makes one (the grader hands over no class)."""
+    import lab
+    if name not in LAB_NAMES:
+        raise AttributeError(f"lab.{name} is not available while your code is graded")
+    value = getattr(lab, name)
+    if isinstance(value, type):
+        cls = value
+
+        def make(*args, **kwargs):
+            return cls(*args, **kwargs)
+        make.__name__ = make.__qualname__ = name
+        return make
+    return value
+
 
 class SandboxError(RuntimeError):
     """The sandbox could not be started at all (not the learner's fault)."""
@@ -217,7 +260,10 @@ class Worker:
             self.peer.deadline = time.monotonic() + start_timeout
             source = Path(wire.__file__).read_bytes()
             self._raw_send(b"%010d" % len(source) + source)
+            self.peer.course = serve_lab
             self.peer.send({"starter": starter, "limits": self.limits.rlimits(),
+                            "course_exceptions": [[n, _builtin_base(c)] for n, c in sorted(wire.COURSE_EXCEPTIONS.items())],
+                            "lab_names": list(LAB_NAMES),
                             "protect": protect, "workdir": workdir, "learner_names": list(learner_names)})
             ready = self.peer.receive()
             if ready.get("k") != "ready":

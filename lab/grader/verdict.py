@@ -112,12 +112,24 @@ def as_python(source):
         return source
 
 
+def own_cell(cell):
+    """True for a code cell of the learner's own: one with no nbgrader metadata (a cell the
+    learner added, for a helper function or class, or a given cell that is neither graded nor
+    locked). It runs in the worker where it stands, as in the notebook; what it raises is kept
+    to itself, as in a notebook where a later cell still runs."""
+    meta = cell.get("metadata", {}).get("nbgrader")
+    return cell.get("cell_type") == "code" and not (isinstance(meta, dict) and meta.get("grade_id"))
+
+
 def learner_cells(nb):
-    """[(grade_id, source)] of the solution cells of a (sanitized) notebook, in order."""
+    """[(grade_id, source)] of the solution cells and the learner's own cells (own_cell) of a
+    (sanitized) notebook, in order."""
     out = []
     for index, cell in enumerate(nb.cells):
         meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.get("cell_type") == "code" and meta.get("solution"):
+        if own_cell(cell):
+            out.append((f"cell-{index}", cell.get("source", "")))
+        elif cell.get("cell_type") == "code" and meta.get("solution"):
             out.append((str(meta.get("grade_id") or f"cell-{index}"), cell.get("source", "")))
     return out
 

@@ -16,7 +16,13 @@ that starts with "_", never an attribute write, except on an object whose class 
 (WRITABLE: the classes whose methods the learner writes, so that a method can keep state on its
 own instance). Whatever the worker sends back becomes plain data or a Remote in the grader;
 nothing it sends can run code there. What the learner's code prints travels with the worker's
-next message and reaches only a stdout of the grader's that asks for it (TAKES_PRINTED).
+next message and reaches only a stdout (or stderr) of the grader's that asks for it (TAKES_PRINTED).
+
+An exception crosses as itself where its class is a builtin one or one of the course's
+(COURSE_EXCEPTIONS), with its args, its public attributes and its str(), so that the learner's
+code that reads `exc.args[0]` or `exc.filename` reads what it would in the notebook; a
+KeyboardInterrupt a test raises reaches the learner's code as a real one. In the worker, `import
+lab` gives the names of lab the grader serves, and `harness.<part>` is the starter.
 """
 
 import base64
@@ -67,6 +73,11 @@ class ExitRequested(RemoteException):
 
 
 _exception_classes = {}
+# Exception classes of the course's own (lab's and harness's) that the worker knows by name: set
+# in the worker from its set-up (a class made there for each, with the same builtin base), and in
+# the grader by lab.grader.sandbox (the real classes). An exception of one of them crosses the
+# wire as itself, so that `except lab.PowerCut` catches it on either side.
+COURSE_EXCEPTIONS = {}
 
 
 def _builtin_exception(name):
@@ -76,36 +87,112 @@ def _builtin_exception(name):
     return None
 
 
-def rebuild_exception(info):
-    """An exception of the nearest builtin class the other side reported, named as the original
-    was, with the original's message. Never a class of the other side's choosing."""
-    base = _builtin_exception(str(info.get("b", "")))
-    if base is None or not issubclass(base, Exception):
-        base = ExitRequested if base is not None else RuntimeError
-    name = str(info.get("t", base.__name__))
-    if not name.isidentifier() or len(name) > 60:
-        name = base.__name__
-    key = (name, base)
+def _named_class(name, base, exit_like):
+    """A class named as the other side's was, under its nearest builtin class."""
+    key = (name, base, exit_like)
     cls = _exception_classes.get(key)
     if cls is None:
-        bases = (base,) if issubclass(base, RemoteException) else (base, RemoteException)
+        if exit_like:
+            bases = (ExitRequested,)
+        else:
+            bases = (base,) if issubclass(base, RemoteException) else (base, RemoteException)
         try:
             cls = type(name, bases, {"__module__": "learner"})
         except TypeError:  # a builtin that cannot be subclassed together with RemoteException
             cls = type(name, (RuntimeError, RemoteException), {"__module__": "learner"})
         _exception_classes[key] = cls
+    return cls
+
+
+def _worded(cls, message):
+    """A subclass of `cls` whose instances read as `message`: for a class whose str() is its own
+    (a course type that words itself), so that str(error) is the same on both sides."""
+    key = ("worded", cls)
+    sub = _exception_classes.get(key)
+    if sub is None:
+        def __str__(self):
+            return self.__dict__.get("_wire_message", "")
+        sub = _exception_classes[key] = type(cls.__name__, (cls,), {"__str__": __str__,
+                                                                   "__module__": cls.__module__})
+    return sub
+
+
+def rebuild_exception(info, decode=None, real_exits=False):
+    """The exception the other side reported: of the same class where that is a builtin class or
+    one of COURSE_EXCEPTIONS, else a class of that name under the nearest builtin class; with the
+    same args (decoded by `decode`, plain data or handles), the same public attributes, and the
+    same str(). Never a class of the other side's choosing.
+
+    real_exits: a KeyboardInterrupt, SystemExit or other BaseException that is not an Exception
+    is rebuilt as itself (the worker's side: a test's Ctrl-C reaches the learner's code as a real
+    one); otherwise as ExitRequested, an Exception (the grader's side)."""
+    base = _builtin_exception(str(info.get("b", "")))
+    name = str(info.get("t", base.__name__ if base else "RuntimeError"))
+    if not name.isidentifier() or len(name) > 60:
+        name = base.__name__ if base else "RuntimeError"
     message = str(info.get("m", ""))[:MAX_TEXT]
+    exit_like = base is not None and not issubclass(base, Exception)
+    cls = None
+    if info.get("c") and name in COURSE_EXCEPTIONS:
+        cls = COURSE_EXCEPTIONS[name]
+    elif base is not None and name == base.__name__ and (real_exits or not exit_like):
+        cls = base
+    if cls is None:
+        if base is None:
+            base = RuntimeError
+        cls = _named_class(name, base, exit_like and not real_exits)
+    args = None
+    if decode is not None and "a" in info:
+        try:
+            args = decode(info["a"])
+        except Exception:
+            args = None
+    if not isinstance(args, tuple):
+        args = (message,) if message or base is not StopIteration else ()
+    error = _made(cls, args, info.get("os"))
+    for key, value in (info.get("d") or {}).items() if type(info.get("d")) is dict else ():
+        if type(key) is str and key.isidentifier() and not key.startswith("_") and type(value) in _SCALARS:
+            try:
+                setattr(error, key, value)
+            except Exception:
+                pass
     try:
-        error = cls(message) if message or base is not StopIteration else cls()
+        same = str(error) == message
     except Exception:
-        error = RuntimeError(message)
+        same = False
+    if not same and len(message) < MAX_TEXT:
+        worded = _made(_worded(type(error), message), args, info.get("os"))
+        worded.__dict__.update({k: v for k, v in vars(error).items()})
+        worded._wire_message = message
+        error = worded
     error.remote_type = name
     return error
 
 
-def describe_exception(error, ref=None):
+def _made(cls, args, oserror):
+    """An instance of `cls` with exactly `args`, built without running anything but builtin
+    code and the course's own __init__."""
+    try:
+        if oserror and issubclass(cls, OSError) and len(args) >= 2:
+            error = cls(args[0], args[1], oserror.get("filename"), None, oserror.get("filename2"))
+        else:
+            error = cls(*args)
+    except Exception:
+        try:
+            error = cls.__new__(cls, *args)
+        except Exception:
+            error = RuntimeError(*args)
+    try:
+        error.args = args
+    except Exception:
+        pass
+    return error
+
+
+def describe_exception(error, ref=None, encode=None):
     """What the other side needs to rebuild `error`: its class name, the nearest builtin class in
-    its ancestry, and its message."""
+    its ancestry, whether it is a course type (COURSE_EXCEPTIONS), its message, its args (encoded
+    by `encode`, where they can be), its public plain-data attributes, and an OSError's file names."""
     builtin_name = "Exception"
     try:
         for cls in type(error).__mro__:
@@ -123,6 +210,27 @@ def describe_exception(error, ref=None):
     except BaseException:
         name = builtin_name
     info = {"t": str(name)[:60], "b": builtin_name, "m": message[:MAX_TEXT]}
+    course = COURSE_EXCEPTIONS.get(info["t"])
+    if course is not None and isinstance(error, course):
+        info["c"] = True
+    if encode is not None:
+        try:
+            args = error.args
+            if type(args) is tuple:
+                info["a"] = encode(args)
+        except BaseException:
+            info.pop("a", None)
+        try:
+            own = {k: v for k, v in vars(error).items()
+                   if type(k) is str and not k.startswith("_") and type(v) in _SCALARS
+                   and k not in ("remote_type", "remote_line", "remote_msg")}
+            if own:
+                info["d"] = {k: (v[:MAX_TEXT] if type(v) is str else v) for k, v in own.items()}
+        except BaseException:
+            pass
+    if isinstance(error, OSError) and (error.filename is not None or error.filename2 is not None):
+        info["os"] = {k: v for k, v in (("filename", error.filename), ("filename2", error.filename2))
+                      if type(v) in (str, int)}
     if isinstance(error, SyntaxError):
         info["line"] = error.lineno
         info["text"] = (error.text or "").strip()[:200]
@@ -387,6 +495,9 @@ class Peer:
         self.dead = None           # why this wire can no longer be used
         self.namespace = None      # the worker's: where cells run and names are looked up
         self.received = 0
+        # The grader's: name -> the object of lab it serves the learner's code (`import lab` in
+        # the worker), raising AttributeError for any other name.
+        self.course = None
 
     # handles
     def export(self, value):
@@ -420,10 +531,10 @@ class Peer:
     # messages
     def send(self, message):
         if not self.grader:
-            fresh = getattr(sys.stdout, "take_fresh", None) if type(sys.stdout) is _Bounded else None
-            printed = fresh() if fresh else ""
-            if printed:
-                message = dict(message, o=printed)
+            for key, stream in (("o", sys.stdout), ("w", sys.stderr)):
+                printed = stream.take_fresh() if type(stream) is _Bounded else ""
+                if printed:
+                    message = dict(message, **{key: printed})
         data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass") + b"\n"
         view = memoryview(data)
         while view:
@@ -441,15 +552,17 @@ class Peer:
                 self._die(Gone("the worker process has ended"))
             view = view[written:]
 
-    def _printed(self, text):
+    def _printed(self, text, stderr=False):
         """What the learner's code printed, sent along with a message of the worker's: written to
-        this process's stdout only when that stdout asks for it (a test that captures what is
-        printed, such as lab.capture_stdout()), and dropped otherwise, so that nothing the learner
+        this process's stdout (its stderr, for what went to the learner's) only when that stream
+        asks for it (a test that captures what is printed, such as lab.capture_stdout()), and
+        dropped otherwise, so that nothing the learner
         prints reaches the grader's own output or the verdict."""
         if not self.grader or type(text) is not str:
             return
-        if getattr(sys.stdout, TAKES_PRINTED, False) is True:
-            sys.stdout.write(text[:MAX_PRINTED])
+        stream = sys.stderr if stderr else sys.stdout
+        if getattr(stream, TAKES_PRINTED, False) is True:
+            stream.write(text[:MAX_PRINTED])
 
     def _expired(self):
         """The deadline has passed: wait on if more_time grants a later one, else time is up."""
@@ -477,6 +590,8 @@ class Peer:
                 self.received += 1
                 if "o" in message:
                     self._printed(message.pop("o"))
+                if "w" in message:
+                    self._printed(message.pop("w"), stderr=True)
                 return message
             if len(self.buffer) > MAX_LINE:
                 raise WireError(f"a message longer than {MAX_LINE} bytes")
@@ -527,9 +642,11 @@ class Peer:
                     raise WireError("a reply to a question that was not asked")
                 decoder = _Decoder(self, table=sent)
                 value = decoder(reply.get("v")) if kind == "r" else None
+                # In the order the other side encoded them: the error's args, then the restores.
+                error = self._exception(reply.get("x"), decoder) if kind == "e" else None
                 self._restore(decoder, reply.get("s"))
-                if kind == "e":
-                    raise self._exception(reply.get("x"))
+                if error is not None:
+                    raise error
                 return value
         except WireError as error:
             self._die(Gone(f"the learner's process broke the protocol: {error}"))
@@ -562,13 +679,13 @@ class Peer:
                 except TypeError:
                     raise WireError("an unhashable dict key") from None
 
-    def _exception(self, info):
+    def _exception(self, info, decoder=None):
         if type(info) is not dict:
             raise WireError("an error report that is not an object")
         ref = info.get("ref")
         if self.grader and type(ref) is int and ref in self.raised:
             return self.raised[ref]   # our own exception, back unchanged
-        error = rebuild_exception(info)
+        error = rebuild_exception(info, decoder, real_exits=not self.grader)
         if not self.grader and type(ref) is int:
             error._wire_ref = ref
         if "line" in info:
@@ -594,14 +711,15 @@ class Peer:
         except Abort:
             raise
         except BaseException as error:  # everything the callee raises goes back as its report
-            if isinstance(error, KeyboardInterrupt) and self.grader:
-                raise
+            # A KeyboardInterrupt too: a test's tool that raises one hands the learner's code a
+            # real Ctrl-C, as in the notebook; if that code lets it go, it comes back here as
+            # this very object (ref) and goes on up.
             ref = getattr(error, "_wire_ref", None) if not self.grader else None
             if self.grader:
                 ref = len(self.raised) + 1
                 self.raised[ref] = error
             encoder = self._reply_encoder(decoder)
-            reply = {"k": "e", "n": number, "x": describe_exception(error, ref)}
+            reply = {"k": "e", "n": number, "x": describe_exception(error, ref, encoder)}
         restores = []
         for i, container in enumerate(decoder.table[:len(decoder.snapshots or [])]):
             if not _unchanged(container, decoder.snapshots[i]):
@@ -621,6 +739,11 @@ class Peer:
         op = message.get("op")
         if op in ("exec", "lookup", "bye") and not self.grader:
             return self._worker_op(op, message)
+        if op == "course" and self.grader:
+            name = message.get("name")
+            if type(name) is not str or self.course is None:
+                raise AttributeError("lab is not served to the learner's code")
+            return self.course(name)
         target = self.own(message.get("h"))
         if op == "call":
             if self.grader and isinstance(target, type):
@@ -821,6 +944,53 @@ class _Shell:
         return lambda *args, **kwargs: None
 
 
+class _HarnessParts:
+    """Finds every `harness.<part>` as the starter module: the notebook's harness is a package
+    whose parts the learner imports (`from harness.tools import run_tool`), and here the starter
+    holds every given part in one module."""
+
+    def __init__(self, harness):
+        self.harness = harness
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith("harness."):
+            return None
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(name, self)
+
+    def create_module(self, spec):
+        return self.harness
+
+    def exec_module(self, module):
+        pass
+
+
+def _course_lab(peer, setup):
+    """`lab` in the worker, as the learner's code may use it while it is graded: the course's
+    exception classes (made here, so that `except lab.PowerCut` works and a test's PowerCut
+    arrives as one), and the names of lab the grader serves (LAB_NAMES in lab.grader.sandbox),
+    each a call into the grader. Any other name of lab says it is not available here."""
+    import types
+    module = types.ModuleType("lab", "the course's lab package, as the grader serves it")
+    for name, base_name in setup.get("course_exceptions", []):
+        base = _builtin_exception(str(base_name)) or Exception
+        cls = type(str(name), (base,), {"__module__": "lab"})
+        COURSE_EXCEPTIONS[cls.__name__] = cls
+        setattr(module, cls.__name__, cls)
+    served = set(setup.get("lab_names", []))
+
+    def __getattr__(name):
+        if name in served:
+            value = peer.request("course", name=name)
+            setattr(module, name, value)
+            return value
+        raise AttributeError(f"lab.{name} is not available while your code is graded: the grader "
+                             "serves lab's message builders, Workspace and ScriptedModel")
+
+    module.__getattr__ = __getattr__
+    return module
+
+
 def worker_main(rfd, wfd):
     """The worker: read its set-up, lock itself down, load the starter as `harness`, then answer
     the grader until it says goodbye or the wire breaks."""
@@ -833,8 +1003,11 @@ def worker_main(rfd, wfd):
     workdir = setup.get("workdir") or os.getcwd()
     os.chdir(workdir)
     harness = types.ModuleType("harness", "the course's starter harness, every gap a stub")
+    harness.__path__ = []   # a package, whose every part (harness.tools, ...) is the starter itself
     exec(compile(setup["starter"], "harness.py", "exec"), harness.__dict__)
     sys.modules["harness"] = harness
+    sys.meta_path.insert(0, _HarnessParts(harness))
+    sys.modules["lab"] = _course_lab(peer, setup)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     hidden = set(setup.get("learner_names", []))   # the learner's to define, as in the notebook
     namespace.update({k: v for k, v in vars(harness).items() if not k.startswith("_") and k not in hidden})

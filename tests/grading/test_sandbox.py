@@ -293,3 +293,98 @@ def test_a_cell_that_forges_messages_on_the_grader_connection_is_named_for_it():
         assert name == "ProtocolBroken" and "connection" in text, session.cell_errors
     finally:
         session.close()
+
+
+ARGS_NOT_STR = '''\
+def run_tool(tools, call):
+    found = [tool for tool in tools if tool["name"] == call["name"]]
+    if not found:
+        return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
+                "content": "Tool " + call["name"] + " not found", "is_error": True}
+    try:
+        content, is_error = found[0]["execute"](call["arguments"]), False
+    except Exception as exc:
+        content, is_error = str(exc.args[0]), True
+    return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
+            "content": content, "is_error": is_error}
+'''
+
+
+def test_an_exception_reaches_the_learners_code_as_it_was_raised(worker):
+    """Its class (builtin, or the course's own), its args, its attributes and its str(), and a
+    KeyboardInterrupt a test raises is a real one there."""
+    import lab
+    run(worker, "def seen(raiser):\n"
+                "    try:\n        raiser()\n"
+                "    except Exception as exc:\n"
+                "        return [type(exc).__name__, type(exc).__module__, str(exc), list(exc.args),\n"
+                "                getattr(exc, 'filename', None), getattr(exc, 'path', None)]\n"
+                "    except BaseException as exc:\n"
+                "        import lab\n"
+                "        return ['base', type(exc).__name__, isinstance(exc, (KeyboardInterrupt, lab.PowerCut)),\n"
+                "                getattr(exc, 'path', None)]\n")
+    seen = worker.lookup("seen")
+
+    def missing():
+        raise FileNotFoundError(2, "No such file or directory", "confg.py")
+
+    def keyless():
+        raise KeyError("nope")
+
+    def interrupted():
+        raise KeyboardInterrupt()
+
+    def cut():
+        raise lab.PowerCut("the power went", path="notes.txt")
+
+    assert seen(missing) == ["FileNotFoundError", "builtins", "[Errno 2] No such file or directory: 'confg.py'",
+                             [2, "No such file or directory"], "confg.py", None]
+    assert seen(keyless) == ["KeyError", "builtins", "'nope'", ["nope"], None, None]
+    assert seen(interrupted) == ["base", "KeyboardInterrupt", True, None]
+    assert seen(cut) == ["base", "PowerCut", True, "notes.txt"]
+    run(worker, "def passes(raiser):\n    return raiser()\n")
+    with pytest.raises(KeyboardInterrupt):   # let go, it comes back as the very one raised
+        worker.lookup("passes")(interrupted)
+
+
+def test_lesson_4s_args_not_str_loses_the_points_the_notebook_takes():
+    """`str(exc.args[0])` in place of `str(exc)`: the notebook's check fails it, and so does the
+    grader, since the tool's OSError reaches run_tool with its own args."""
+    from lab import checks, manifest
+    ns = {}
+    exec(ARGS_NOT_STR, ns)
+    found = {n: manifest.reference(n, 4) for n in manifest.names(4)}
+    found["run_tool"] = ns["run_tool"]
+    assert all(r.passed for r in checks.run(4, 1, manifest.Namespace(found), hidden=False))
+    assert not all(r.passed for r in checks.run(4, 1, manifest.Namespace(found), hidden=True))
+    cells = [("lab1-run-tool", ARGS_NOT_STR)]
+    grade_cells = [{"grade_id": "lab1-tests", "points": 8, "source": "import lab\nlab.check(4, lab=1)\n"},
+                   {"grade_id": "lab1-hidden", "points": 3,
+                    "source": "import lab\nlab.require_pass(4, lab=1)\nlab.check(4, lab=1, hidden=True)\n"}]
+    result = verdict.grade(4, cells, grade_cells, timeout=20)
+    assert {g: v["passed"] for g, v in result["cells"].items()} == {"lab1-tests": True, "lab1-hidden": False}
+
+
+def test_honest_code_runs_in_the_worker(worker):
+    """`import lab` for its builders, a part of harness by its module's name, and a helper class
+    of the learner's own all work; lab's checks and the reference are not served."""
+    assert run(worker, "import lab\nfrom lab import text\nmade = lab.call('read', {'path': 'a'}, id='c1')\n"
+                       "from harness.tools import helper as doubled\n"
+                       "class Counter:\n    def __init__(self):\n        self.n = doubled(2)\n"
+                       "counted = Counter().n\n") is None
+    assert worker.lookup("made") == {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "a"}}
+    assert worker.lookup("counted") == 4
+    for name in ("check", "use_reference", "harness_at", "require_pass"):
+        error = run(worker, f"import lab\nlab.{name}")
+        assert isinstance(error, AttributeError) and "not available while your code is graded" in str(error), error
+
+
+def test_a_cell_of_the_learners_own_is_run_in_its_place():
+    nb = nbformat.v4.new_notebook()
+    helper = nbformat.v4.new_code_cell("def shout(text):\n    return text.upper()")
+    gap = nbformat.v4.new_code_cell("def run_tool(tools, call):\n    return shout(call)")
+    gap.metadata["nbgrader"] = {"solution": True, "grade_id": "lab1-run-tool", "grade": False, "locked": False}
+    given = nbformat.v4.new_code_cell("import lab")
+    given.metadata["nbgrader"] = {"solution": False, "grade_id": "setup", "grade": False, "locked": True}
+    nb.cells = [given, helper, gap]
+    assert verdict.learner_cells(nb) == [("cell-1", helper.source), ("lab1-run-tool", gap.source)]

@@ -7,7 +7,7 @@ import nbformat
 import pytest
 
 from lab import lessons
-from lab.grader import fixtures, release_checks
+from lab.grader import fixtures, release_checks, verdict
 
 CASES = [(lesson, f) for lesson in lessons.written() for f in fixtures.fixtures_of(lesson)]
 
@@ -151,7 +151,7 @@ def test_each_verdict_was_computed_once_and_kept(graded):
                 continue
             path = graded.root / "autograded" / name / part.assignment / f"{part.assignment}.ipynb"
             nb = nbformat.read(path, as_version=4)
-            code = [c.source for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
+            code = verdict.learner_cells(nb)   # the solution cells and the learner's own
             distinct.add((part.assignment, hashlib.sha256(json.dumps(code).encode()).hexdigest()))
     assert len(verdicts) == len(distinct)
     sample = json.loads(verdicts[0].read_text())
