@@ -7,10 +7,9 @@ fixed list of exceptions, and a bare except that swallows Ctrl-C. The hidden one
 contract's edge cases: a huge message, a str() of its own, a non-string return, arguments that are
 not a dict, names matched exactly, and four mixed calls through the loop.
 
-Two limits of the grader's sandbox shape them: an exception crosses from the test's tools to the
-learner's code with its message cut to 2,000 characters, and as an Exception even when it was a
-SystemExit (so SystemExit is taught by the lesson and not tested); a KeyboardInterrupt raised by a
-test's tool there stops the call before the learner's except can see it.
+One limit of the grader's sandbox shapes them: an exception crosses from the test's tools to
+the learner's code as itself (its class, args, attributes and str), Ctrl-C included, but with
+its message cut to 2,000 characters, so no test needs a longer one.
 
 The tools come from `harness`, which is the reference here and the lesson's starter in the
 grader's sandbox: for the files and commands these tests use, lesson 4's tools and the final ones
