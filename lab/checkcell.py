@@ -5,9 +5,10 @@ For a learner it never raises: an empty gap is "not done yet", a wrong one gets 
 test's sentence, a cell that failed is named as the cell that defines the name, a test that runs
 too long is stopped and reported in a sentence, and an interrupt (the stop button) ends the check
 with a sentence, not a traceback. Under nbgrader (NBGRADER_EXECUTION set, as autograde and validate
-do) a failure raises AssertionError, so the cell scores zero. When every test passes, the learner's
-functions go into `harness`, later cells run on them, and the check names the demonstrations that
-now run on the learner's code.
+do) a lab whose tests could not run raises AssertionError, so the cell scores zero, and one
+where only some tests passed gives their points as the cell's value, nbgrader's partial score.
+When every test passes, the learner's functions go into `harness`, later cells run on them, and
+the check names the demonstrations that now run on the learner's code.
 
 The tests run through lab.checks.engine, as lab_check's and the grader's do; the notebook's
 isolation is a thread for each test, under a time limit. A thread cannot be killed, so an overrunning one is stopped by raising an exception inside it
@@ -50,6 +51,27 @@ def _remember(lesson, lab):
         rungs.record_lab(lesson, lab, True)
     except OSError:
         pass  # a read-only folder costs the learner a progress mark, not their check
+
+
+def _no_longer(lesson, lab, names):
+    """A visible check that did not pass: if the lab had passed (in this kernel, or as the
+    progress file remembers it), say in one sentence that it no longer does, put the reference
+    back under the demonstrations, and let lab.progress show it."""
+    before = (lesson, lab) in PASSED
+    try:
+        before = before or bool(rungs.store.load(lesson)["labs"].get(str(int(lab))))
+    except Exception:
+        pass  # an unreadable progress file is reported where it is read, not here
+    PASSED.discard((lesson, lab))
+    takeover.use_names(names)
+    if not before:
+        return
+    try:
+        rungs.record_lab(lesson, lab, False)
+    except OSError:
+        pass
+    _say(f"Lab {lab} no longer passes: it passed before, so from here on harness runs on the reference "
+         f"{prose.joined(names)} again, until this check passes.")
 
 
 # -- a cell that failed ---------------------------------------------------------------------------
@@ -214,13 +236,21 @@ def _demos(lesson, names):
     return [label for _, label, uses in demos if set(uses) & set(names)]
 
 
+class Score(float):
+    """The points a check cell earned when some of its tests failed, under nbgrader: the cell's
+    value, which nbgrader reads as its partial score. Shown as a bare number, as it reads it."""
+
+    def __repr__(self):
+        return f"{float(self):g}"
+
+
 def check(lesson, lab, *, hidden=False, timeout=engine.TEST_SECONDS, **functions):
     """Run lab `lab` of `lesson` on the learner's functions (given by name, or else found in the
     notebook's own namespace) and print the verdicts. `hidden` runs the hidden tests instead.
     Each test has `timeout` seconds."""
     grading = bool(os.environ.get("NBGRADER_EXECUTION"))
     try:
-        _check(lesson, lab, hidden, timeout, grading, functions)
+        return _check(lesson, lab, hidden, timeout, grading, functions)
     except _Interrupted as stop:
         _say(f"Check stopped: you interrupted it during the test \"{stop.test.title}\". Nothing was "
              "installed; run this cell again when you are ready.")
@@ -252,6 +282,8 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
     if problems:
         for problem in problems:
             _say(f"not yet: {problem}.")
+        if not hidden and not grading:
+            _no_longer(lesson, lab, names)
         if grading:
             raise AssertionError(f"lab {lab}: " + "; ".join(problems))
         return
@@ -266,14 +298,23 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
     results = engine.run_tests(checks.tests_for(lesson, lab, hidden=hidden), run)
     if engine.not_done(results):
         _say(engine.not_done_line(lab, _stubs(found)))
+        if not hidden and not grading:
+            _no_longer(lesson, lab, names)
         if grading:
             raise AssertionError(f"lab {lab} is not done")
         return
     for indent, line in engine.report(lesson, lab, results, hidden=hidden):
         _say(line, indent)
     if not all(r.passed for r in results):
+        if not hidden and not grading:
+            _no_longer(lesson, lab, names)
         if grading:
-            raise AssertionError(engine.first_failure(results))
+            earned = sum(r.earned for r in results)
+            if not earned:
+                raise AssertionError(engine.first_failure(results))
+            # The cell's value is its partial score: nbgrader takes a number a test cell
+            # outputs as the points it earned (nbgrader.utils.get_partial_grade).
+            return Score(earned)
         return
     if not hidden:
         takeover.install(**found)

@@ -48,6 +48,13 @@ def use_reference(lesson=None):
         _installed.pop(name, None)
 
 
+def use_names(names):
+    """Put the reference back for these full names alone (a lab that no longer passes)."""
+    for name in names:
+        _restore(name)
+        _installed.pop(name, None)
+
+
 def running_on(lesson=None):
     """{full name: "yours" or "reference"} for `lesson`'s learner-written names (every lesson's
     if None)."""

@@ -3,9 +3,10 @@ whole course. Run them from anywhere; --course names the course directory (defau
 
     setup                  make grading/ from notebooks/ (nbgrader_config.py, source/); --check
                            only says whether it is current
-    check                  before a release: `nbgrader validate` passes on every source notebook,
-                           `nbgrader validate --invert` fails every check cell of the release, the
-                           release holds no solution and no hidden test, the points add up
+    check                  after a release, before handing it out: `nbgrader validate` passes
+                           on every source notebook, `nbgrader validate --invert` fails every
+                           check cell of the release, the release holds no solution and no
+                           hidden test, the points add up; refuses a course with nothing released
     release [A ...]        setup, then nbgrader generate_assignment (all lessons by default);
                            --exchange also runs nbgrader release_assignment
     collect [A ...]        nbgrader collect from the exchange into submitted/
@@ -15,6 +16,11 @@ whole course. Run them from anywhere; --course names the course directory (defau
     feedback [A ...]       nbgrader generate_feedback, several students at once; --exchange also
                            runs nbgrader release_feedback
     export                 nbgrader export, to grades.csv in the course directory (--to FILE)
+    report                 the class: class.csv (a row per learner, a column per assignment, its
+                           status and each test's points; missing and late marked), failures.csv
+                           and failures.png (the tests failed most), into reports/ (--to DIR)
+    extend S A --hours H   give learner S H more hours for assignment A (extensions.csv and the
+                           gradebook), counted by autograde, the late penalty and the report
     doctor                 which sandbox the autograder gets on this machine, and why
     fixtures [NAME ...]    write the sample and attack submissions into submitted/ (--lesson N,
                            every released lesson's by default)
@@ -103,20 +109,30 @@ def cmd_autograde(args):
 
 def cmd_feedback(args):
     from lab.grader import feedback
+    problems = []
     for assignment in _assignments(args.course, args.assignments):
         failed = feedback.run(args.course, assignment, only=args.student, jobs=args.jobs)
         done = len(feedback.students(args.course, assignment)) - len(failed)
         print(f"feedback for {assignment}: {done} written to {Path(args.course, 'feedback')}")
+        # one broken submission costs its learner their feedback, never the rest of the class's
         for student, error in failed.items():
-            print(f"  {student}: nbgrader generate_feedback failed: {error}")
-        if failed:
-            return 1
+            print(f"  {student}/{assignment}: no feedback written: {error}")
+        problems += [f"{student}/{assignment}" for student in failed]
         if args.exchange:
             ok, output = course.nbgrader(args.course, "release_feedback", assignment)
             if not ok:
-                return _fail(f"nbgrader release_feedback {assignment} failed:\n{output}")
+                print(f"  {assignment}: nbgrader release_feedback failed: {_last_line(output)}")
+                problems.append(f"the release of {assignment}'s feedback")
+                continue
             print("  and released to the exchange")
+    if problems:
+        return _fail(f"no feedback for {', '.join(problems)}; every other submission has its feedback")
     return 0
+
+
+def _last_line(text):
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else "it gave no reason"
 
 
 def cmd_export(args):
@@ -124,6 +140,29 @@ def cmd_export(args):
     target = Path(args.to) if args.to else Path(args.course, "grades.csv")
     rows = grades.export(args.course, target)
     print(f"wrote {rows} rows to {target}")
+    return 0
+
+
+def cmd_report(args):
+    from lab.grader import report
+    try:
+        paths = report.write(args.course, args.to)
+    except ValueError as error:
+        return _fail(str(error))
+    for line in report.summary_lines(args.course):
+        print(line)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def cmd_extend(args):
+    from lab.grader import report
+    try:
+        report.extend(args.course, args.student, args.assignment, args.hours)
+    except ValueError as error:
+        return _fail(str(error))
+    print(f"{args.student} has {args.hours:g} more hours for {args.assignment} (in {report.EXTENSIONS}); "
+          "run autograde again to count it")
     return 0
 
 
@@ -164,9 +203,9 @@ def cmd_fixtures(args):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m lab.grader", description=__doc__.splitlines()[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog="\n".join(__doc__.splitlines()[3:]))
+    head, _, rest = __doc__.partition("\n\n")
+    parser = argparse.ArgumentParser(prog="python -m lab.grader", description=" ".join(head.split()),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=rest)
     parser.add_argument("--course", type=Path, default=course.COURSE,
                         help="the nbgrader course directory (default: %(default)s)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -200,6 +239,14 @@ def main(argv=None):
     p = sub.add_parser("export", help="the gradebook as CSV")
     p.add_argument("--to", help="the file to write (default: grades.csv in the course directory)")
     p.set_defaults(run=cmd_export)
+    p = sub.add_parser("report", help="the class: per-learner, per-test CSV and the tests failed most")
+    p.add_argument("--to", help="the folder to write into (default: reports/ in the course directory)")
+    p.set_defaults(run=cmd_report)
+    p = sub.add_parser("extend", help="give a learner more time for an assignment")
+    p.add_argument("student")
+    p.add_argument("assignment")
+    p.add_argument("--hours", type=float, required=True, help="hours past the due date")
+    p.set_defaults(run=cmd_extend)
     p = sub.add_parser("doctor", help="which sandbox works here")
     p.set_defaults(run=cmd_doctor)
     p = sub.add_parser("fixtures", help="write sample and attack submissions into submitted/")

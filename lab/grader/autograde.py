@@ -14,8 +14,11 @@ AssignLatePenalties). Here the two are split along that line, each done by nbgra
    AssignLatePenalties on the autograded notebook, exactly as `nbgrader autograde` runs them.
 
 A submission is done when it is recorded; .autograde/done/ then holds the digest of what was
-submitted. Run the command again after an interruption and it carries on: recorded submissions
-whose files have not changed are skipped, and verdicts already computed are reused.
+submitted and of what it was graded against (the check cells and their points, the release, the
+lesson's tests, the grader's code). Run the command again after an interruption and it carries
+on: recorded submissions are skipped while neither they nor anything they were graded against
+changed, and are graded again, with the reason said, when something did; verdicts already
+computed are reused.
 `nbgrader autograde` itself, run by hand or from the formgrader, does the same work in one
 process, one submission after another, with the same preprocessors and the same results.
 """
@@ -32,7 +35,7 @@ import time
 import traceback
 from pathlib import Path
 
-from lab.grader import course, nbgrader_ext, sandbox
+from lab.grader import course, nbgrader_ext, report, sandbox
 
 
 class Submission:
@@ -44,6 +47,8 @@ class Submission:
         self.score = None
         self.max_score = None
         self.seconds = 0.0
+        self.against = {}     # what its grade depends on besides its files (autograde.against)
+        self.regraded = ""    # why a grade it already had was computed again ("" if it had none)
 
     @property
     def name(self):
@@ -225,6 +230,7 @@ def _record(application, s, result, state):
             converter.init_notebooks()
             converter.notebooks = sorted(n for found in converter.assignments.values() for n in found)
             converter.init_assignment(s.assignment, s.student)   # nbgrader's own: student, submission, timestamp
+            report.apply_extension(application.coursedir.root, s.student, s.assignment)  # before lateness is counted
             if result.get("ok"):
                 with setenv(NBGRADER_EXECUTION="autograde"):
                     for path in converter.notebooks:
@@ -242,7 +248,87 @@ def _record(application, s, result, state):
     s.status = "graded"
     marker = state / "done" / s.assignment / f"{s.student}.json"
     marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(json.dumps({"digest": s.digest(), "score": s.score, "max_score": s.max_score}))
+    marker.write_text(json.dumps({"digest": s.digest(), "against": s.against,
+                                  "score": s.score, "max_score": s.max_score}))
+
+
+# What a recorded grade was computed against, beside the submission itself: change any of them
+# and the grade no longer says what the check cells now say, so the submission is graded again.
+AGAINST = {
+    "check cells": "its check cells, their code or their points, changed",
+    "release": "the release changed",
+    "lab tests": "the lab tests changed",
+    "grader": "the grader changed",
+    "extension": "the learner's extension changed",
+}
+
+
+def _digest(value):
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+def _files_digest(folder):
+    h = hashlib.sha256()
+    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+        h.update(str(path.relative_to(folder)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+_code = {}
+
+
+def _code_digest(lessons_dir):
+    """The grader's own code: harness/ and lab/ without the lessons (each lesson's code counts as
+    its tests), read once a process."""
+    if not _code:
+        root = lessons_dir.parents[1]
+        h = hashlib.sha256()
+        for package in ("harness", "lab"):
+            for path in sorted((root / package).rglob("*.py")):
+                if lessons_dir in path.parents:
+                    continue
+                h.update(str(path.relative_to(root)).encode())
+                h.update(path.read_bytes())
+        _code["digest"] = h.hexdigest()
+    return _code["digest"]
+
+
+def against(root, assignment, books):
+    """{part: digest} of everything a grade of `assignment` depends on besides the submission:
+    the gradebook's check cells (source and points) and solution ids, the released files, the
+    lesson's own code (its tests) and the rest of the grader's code."""
+    from lab.grader import verdict
+    mine = {key: book for key, book in books.items() if key[1] == assignment}
+    lessons_dir = Path(__file__).resolve().parents[1] / "lessons"
+    tests = {}
+    for notebook, _ in mine:
+        try:
+            folder = lessons_dir / f"lesson{nbgrader_ext.lesson_of(notebook):02d}"
+        except ValueError:
+            continue
+        if folder.is_dir():
+            tests[notebook] = _files_digest(folder)
+    release = Path(root, "release", assignment)
+    return {
+        "check cells": _digest(sorted([list(key), book["checks"], book["solutions"]] for key, book in mine.items())),
+        "release": _files_digest(release) if release.is_dir() else "",
+        "lab tests": _digest(tests),
+        "grader": _digest([verdict.VERSION, _code_digest(lessons_dir)]),
+    }
+
+
+def _changed(marker, s):
+    """Why a recorded grade no longer holds ("" when it does), from its done marker."""
+    try:
+        done = json.loads(marker.read_text())
+    except ValueError:
+        return "its record could not be read"
+    if done.get("digest") != s.digest():
+        return "the submission changed"
+    then = done.get("against") or {}
+    reasons = [why for part, why in AGAINST.items() if then.get(part) != s.against.get(part)]
+    return "; ".join(reasons)
 
 
 def _score(application, s):
@@ -307,23 +393,25 @@ def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=
     jobs = max(1, int(jobs or os.cpu_count() or 1))
     state = root / course.STATE
     submissions = find_submissions(root, assignments, students)
+    books = _books(application, {s.assignment for s in submissions})
+    depends = {a: against(root, a, books) for a in {s.assignment for s in submissions}}
+    given = report.extensions(root)
     todo = []
     for s in submissions:
+        extra = given.get((s.student, s.assignment))
+        s.against = dict(depends[s.assignment], extension=str(extra.total_seconds()) if extra else "")
         marker = state / "done" / s.assignment / f"{s.student}.json"
         if not force and marker.exists() and (root / "autograded" / s.student / s.assignment).exists():
-            try:
-                if json.loads(marker.read_text())["digest"] == s.digest():
-                    s.status = "skipped"
-                    continue
-            except (ValueError, KeyError):
-                pass
+            s.regraded = _changed(marker, s)
+            if not s.regraded:
+                s.status = "skipped"
+                continue
         todo.append(s)
     bar = Progress(len(submissions), out, progress)
     for s in submissions:
         if s.status == "skipped":
             _score(application, s)
             bar.update(s, 0)
-    books = _books(application, {s.assignment for s in todo})
     nbgrader_ext.BOOKS.update(books)
     limit = _time_limit(application, books)
     context = multiprocessing.get_context("fork")
@@ -409,7 +497,9 @@ def summary(submissions):
     graded = [s for s in submissions if s.status == "graded"]
     skipped = [s for s in submissions if s.status == "skipped"]
     failed = [s for s in submissions if s.status == "error"]
+    again = [s for s in graded if s.regraded]
     lines = [f"{len(graded)} graded, {len(skipped)} already graded and unchanged, "
              f"{len(failed)} with errors."]
+    lines += [f"  {s.name}: graded again: {s.regraded}" for s in again]
     lines += [f"  {s.name}: {s.error}" for s in failed]
     return lines

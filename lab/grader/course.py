@@ -86,6 +86,11 @@ c.GenerateFeedback.preprocessors = [
 # the kernel keeps no history and does not warn on stderr that its local sockets are not encrypted.
 c.Execute.timeout = {validate_timeout}
 c.Execute.extra_arguments = ["--HistoryManager.hist_file=:memory:", "--IPKernelApp.log_level=ERROR"]
+
+# The instructor's own settings (the exchange, the gradebook's db_url, a late-submission policy, a
+# log file) go in instructor_config.py beside this file: loaded last, so they win; written by no
+# command of the course, and ignored by git. docs/instructors.md shows one.
+load_subconfig("instructor_config.py", here)  # noqa: F821 (traitlets defines load_subconfig)
 '''
 
 

@@ -19,9 +19,12 @@ def students(root, assignment):
 
 def _one(args):
     root, assignment, student = args
+    if not any(Path(root, "autograded", student, assignment).glob("*.ipynb")):
+        return student, False, ["its submission was not graded (see autograde's summary), so there "
+                                "is nothing to give feedback on"]
     application = course.app(root)
     result = course.api(application).generate_feedback(assignment, student, force=True)
-    return student, bool(result.get("success")), (result.get("error") or "").strip().splitlines()[-1:] 
+    return student, bool(result.get("success")), (result.get("error") or "").strip().splitlines()[-1:]
 
 
 def run(root, assignment, only=None, jobs=None):

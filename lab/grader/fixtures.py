@@ -1,5 +1,5 @@
 """Sample submissions, made from the release and the master notebook by small edits, never kept
-as hand-written JSON. Each states the exact score it must get and the check cells that pass.
+as hand-written JSON. Each states what every check cell must score: all its points, part of them, or none.
 
 Samples are what learners hand in: nothing done, everything right, half right, a loop that never
 ends, a cell that does not parse, a check cell deleted or pasted twice, a file that is not a
@@ -24,11 +24,33 @@ TIMESTAMP = "2026-03-02 09:00:00.000000 UTC"
 
 class Fixture(NamedTuple):
     name: str
-    score: float            # the exact total it must get
-    passing: tuple          # the check cells that must pass; every other one scores 0
+    earns: object           # what each check cell must score: a tuple of cells that earn all their
+                            # points, or {cell: points} where a cell earns part; every other cell 0
     kind: str               # "sample" or "attack"
     about: str
     make: Callable          # make(release nb, master nb, context) -> nb, or str for a broken file
+    score: float = None     # the exact total, worked out from `earns` and the master's points
+
+    def resolved(self, master):
+        """This fixture with `earns` as {cell: points} for every check cell of the master, and
+        `score` their total. A cell it names that the master lacks, or a part larger than the
+        cell's points, is a mistake in the fixture and raises."""
+        cells = {c.metadata["nbgrader"]["grade_id"]: float(c.metadata["nbgrader"]["points"])
+                 for c in master.cells
+                 if c.get("metadata", {}).get("nbgrader", {}).get("grade")
+                 and not c.metadata["nbgrader"].get("solution")}
+        given = self.earns if isinstance(self.earns, dict) else {cell: None for cell in self.earns}
+        unknown = sorted(set(given) - set(cells))
+        if unknown:
+            raise ValueError(f"the fixture {self.name} names check cells the notebook lacks: {', '.join(unknown)}")
+        earns = {}
+        for cell, points in cells.items():
+            part = given.get(cell, 0.0)
+            part = points if part is None else float(part)
+            if not 0 <= part <= points:
+                raise ValueError(f"the fixture {self.name} gives {cell} {part:g} of its {points:g} points")
+            earns[cell] = part
+        return self._replace(earns=earns, score=sum(earns.values()))
 
 
 # -- small edits --------------------------------------------------------------------------------
@@ -172,17 +194,7 @@ def samples(lesson):
     missing = sorted(set(made) - set(expected))
     if missing:
         raise ValueError(f"lesson {lesson}'s SAMPLES gives no score for {', '.join(missing)}: add them")
-    return [Fixture(name, *_score(lesson, expected[name]), "sample", about, make)
-            for name, (about, make) in made.items()]
-
-
-def _score(lesson, expected):
-    """(score, passing cells) of a sample: SCORES gives (score, cells), or the cells alone, whose
-    points the master notebook says."""
-    if expected and isinstance(expected[0], (int, float)):
-        return expected[0], tuple(expected[1])
-    master = master_of(lesson)
-    return sum(points(master, cell) for cell in expected), tuple(expected)
+    return [Fixture(name, expected[name], "sample", about, make) for name, (about, make) in made.items()]
 
 
 def _lesson_samples(lesson):
@@ -200,7 +212,8 @@ def _lesson_samples(lesson):
 def fixtures_of(lesson):
     """Every submission the grader's tests make for `lesson`: its samples, then whatever more the
     lesson keeps in lab/lessons/lessonNN/samples.py (EXTRA)."""
-    return samples(lesson) + list(getattr(_lesson_samples(lesson), "EXTRA", []))
+    master = master_of(lesson)
+    return [f.resolved(master) for f in samples(lesson) + list(getattr(_lesson_samples(lesson), "EXTRA", []))]
 
 
 def by_name(lesson):

@@ -14,8 +14,10 @@ SandboxedTests  stands where nbgrader's Execute stands in Autograde.autograde_pr
                 the code of lab and harness) and writes it into the notebook as each check
                 cell's output. nbgrader's own SaveAutoGrades
                 then reads the scores from those outputs, as it always does: a check cell whose
-                tests all passed prints their list; one that failed also carries an error output,
-                and scores 0. Nothing the learner's code printed is in any of them.
+                tests all passed prints their list; one where some failed also carries its partial
+                score (the points of the tests that passed) as the cell's result, which
+                nbgrader takes as the cell's score, or an error output when it earned nothing.
+                Nothing the learner's code printed is in any of them.
 OverwriteCellsAtOnce
                 nbgrader's OverwriteCells, reading the notebook's cells from the gradebook in
                 one query instead of one a cell; the same comparisons and repairs.
@@ -98,8 +100,9 @@ def prepared(nb, book):
 
 
 def apply(nb, result):
-    """Write a verdict into the notebook: each check cell's lines and, when it failed, an error;
-    each learner cell that stopped, its error. Every other code cell has no output."""
+    """Write a verdict into the notebook: each check cell's lines and, when it failed, its partial
+    score (the points of its passing tests) as the cell's result, or an error when it earned
+    nothing; each learner cell that stopped, its error. Every other code cell has no output."""
     cells, errors = result["cells"], result["errors"]
     for cell in nb.cells:
         if cell.get("cell_type") != "code":
@@ -110,10 +113,18 @@ def apply(nb, result):
         grade_id = meta.get("grade_id")
         if meta.get("grade") and grade_id in cells and not meta.get("solution"):
             v = cells[grade_id]
+            # each test's points, for the class report (lab.grader.report); nbgrader keeps a
+            # cell's metadata in the autograded notebook and never reads this key
+            cell.setdefault("metadata", {})["lab"] = {"tests": v.get("tests", [])}
             if v["lines"]:
                 cell.outputs.append(NotebookNode(output_type="stream", name="stdout",
                                                  text="\n".join(v["lines"]) + "\n"))
-            if not v["passed"]:
+            if not v["passed"] and v.get("score"):
+                # Part of the tests passed: nbgrader reads a number the cell outputs as its
+                # partial score (nbgrader.utils.get_partial_grade); an error would make it 0.
+                cell.outputs.append(NotebookNode(output_type="execute_result", execution_count=None,
+                                                 metadata={}, data={"text/plain": f"{v['score']:g}"}))
+            elif not v["passed"]:
                 cell.outputs.append(NotebookNode(output_type="error", ename="AssertionError",
                                                  evalue=v["reason"],
                                                  traceback=[f"AssertionError: {v['reason']}"]))

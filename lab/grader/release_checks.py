@@ -75,6 +75,10 @@ def static_problems(master, release):
 
 
 def run(root, assignments, out=None):
+    """Problems with the release of `assignments` ([] when all is well). A course with no
+    assignment at all is a problem too: there is nothing to check, which is not a pass."""
+    if not assignments:
+        return [f"{root} has no assignments to check: run python -m lab.grader release first"]
     problems = []
     for assignment in assignments:
         source = Path(root, "source", assignment, f"{assignment}.ipynb")

@@ -16,7 +16,8 @@ process     No namespaces could be made (a container without the privilege, a ke
             protected directories. Audit hooks are not a security boundary against a determined
             attacker with native code; ctypes and the subprocess machinery cannot be imported.
 
-In both modes: a fresh interpreter (`python -I -S -B`, no site-packages, no environment), resource
+In both modes: a fresh interpreter (`python -I -S -B`, no environment, and of the site-packages
+only the virtual environment's, read-only, with the course's own packages hidden in it), resource
 limits (address space, CPU seconds, file size, open files, no new processes), a wall-clock limit
 enforced by the grader, which kills the whole process group, and the starter harness (every gap a
 stub) as its `harness` module: the reference is never in the worker's reach.
@@ -41,6 +42,8 @@ PREFIX = os.path.realpath(sys.base_prefix)
 LOADER = r'''
 import os, sys
 r, w = int(sys.argv[1]), int(sys.argv[2])
+low, high = sorted((r, w))
+os.closerange(3, low); os.closerange(low + 1, high); os.closerange(high + 1, 65536)
 def exact(n):
     b = b""
     while len(b) < n:
@@ -58,6 +61,11 @@ g["worker_main"](r, w)
 # Run inside the new namespaces, as (namespace) root, before the learner's code exists.
 SETUP = r'''
 set -e
+# The extra folders (the virtual environment's site-packages) may live under /tmp, which the new
+# root is about to cover: each is held open first, on a descriptor the grader chose free
+# ("descriptor:path"), and bound from it once /tmp is covered. (A descriptor opened before
+# unshare would belong to the old mount namespace, which a bind mount refuses.)
+for pair in $SANDBOX_EXTRA; do eval "exec ${pair%%:*}<\"\${pair#*:}\""; done
 mount -t tmpfs -o "size=${SANDBOX_MB}m,mode=755" sandbox /tmp
 cd /tmp
 for dir in $SANDBOX_BINDS; do
@@ -66,8 +74,19 @@ for dir in $SANDBOX_BINDS; do
     mount -o remount,bind,ro ".$dir" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev ".$dir"
 done
 for link in $SANDBOX_LINKS; do ln -s "$(readlink "$link")" ".$link"; done
+for pair in $SANDBOX_EXTRA; do
+    fd=${pair%%:*}
+    dir=packages/$fd    # not at its own path: nothing of the repository's path shows
+    mkdir -p "$dir"
+    mount -c --bind "/proc/self/fd/$fd" "$dir"
+    mount -c -o remount,bind,ro "$dir" 2>/dev/null || mount -c -o remount,bind,ro,nosuid,nodev "$dir"
+    eval "exec $fd<&-"
+done
 for dir in $SANDBOX_HIDE; do
     mount -t tmpfs -o "size=4k,mode=555,ro" hidden ".$dir"
+done
+for dir in $SANDBOX_DENY; do
+    mount -t tmpfs -o "size=4k,mode=000,ro" denied ".$dir"
 done
 mkdir -p dev scratch
 chmod 1777 scratch
@@ -161,8 +180,45 @@ def package_dirs(tops=None):
     return sorted(found)
 
 
+# The course's own packages, never importable while the learner's code is graded, wherever
+# they are installed: the worker's `harness` is the starter, and lab is served by the grader.
+COURSE_PACKAGES = ("harness", "lab", "lab_check")
+
+
+# Numerical libraries start a pool of threads when imported; the worker may start no new
+# process or thread of the system's (RLIMIT_NPROC), so they are told to use the one they have.
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def third_party():
+    """The virtual environment's site-packages folders: what the course installs (numpy,
+    matplotlib, ...), which honest code imports as it does in the notebook. Shown to the worker
+    read-only, with the course's own packages in them hidden (COURSE_PACKAGES). Outside a
+    virtual environment, [] (the system's site-packages may hold the course itself, and stay
+    hidden whole)."""
+    import site
+    if os.path.realpath(sys.prefix) == PREFIX:
+        return []
+    found = []
+    for folder in site.getsitepackages():
+        real = os.path.realpath(folder)
+        if os.path.isdir(real) and real.startswith(os.path.realpath(sys.prefix) + "/") and real not in found:
+            found.append(real)
+    return found
+
+
+def course_in(folders):
+    """The course's packages found inside `folders`: the paths to hide there."""
+    return [os.path.join(f, name) for f in folders for name in COURSE_PACKAGES
+            if os.path.isdir(os.path.join(f, name))]
+
+
 def _namespace_command(mode, rfd, wfd):
+    """(command, environment, cwd) of a namespaced worker, shown /usr, Python and the virtual
+    environment's site-packages read-only."""
     binds, links = _binds_and_links()
+    free = [n for n in range(3, 10) if n not in (rfd, wfd)]   # one digit: any sh can redirect it
+    extra = list(zip(free, [d for d in third_party() if " " not in d and ":" not in d]))
     setpriv = shutil.which("setpriv")
     if mode == "namespaces-root":
         unshare = ["unshare", "--mount", "--net", "--pid", "--ipc", "--uts", "--fork",
@@ -173,11 +229,24 @@ def _namespace_command(mode, rfd, wfd):
         unshare = ["unshare", "--user", "--map-root-user", "--mount", "--net", "--pid", "--ipc",
                    "--uts", "--fork", "--kill-child=SIGKILL", "--propagation", "private"]
         drop = [setpriv, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SANDBOX_MB": "24",
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SANDBOX_MB": "24", **ONE_THREAD,
            "SANDBOX_BINDS": " ".join(binds), "SANDBOX_LINKS": " ".join(links),
-           "SANDBOX_HIDE": " ".join(d for d in package_dirs(binds) if " " not in d)}
+           "SANDBOX_EXTRA": " ".join(f"{fd}:{path}" for fd, path in extra),
+           "SANDBOX_HIDE": " ".join(d for d in package_dirs(binds) if " " not in d),
+           # the course's own packages in the shown site-packages: not even listed
+           "SANDBOX_DENY": " ".join(f"/packages/{fd}/{name}" for fd, path in extra
+                                    for name in COURSE_PACKAGES if os.path.isdir(os.path.join(path, name)))}
     inner = drop + [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER, str(rfd), str(wfd)]
     return unshare + ["/bin/sh", "-c", SETUP, "sandbox-setup"] + inner, env, "/scratch"
+
+
+def shown_packages(mode, rfd, wfd):
+    """The worker's own paths of the site-packages it is shown: in namespaces, where SETUP bound
+    them (/packages/<descriptor>); in process mode, where they are."""
+    if mode == "process":
+        return third_party()
+    free = [n for n in range(3, 10) if n not in (rfd, wfd)]
+    return [f"/packages/{fd}" for fd, _ in zip(free, [d for d in third_party() if " " not in d and ":" not in d])]
 
 
 def _set_parent_death_signal():
@@ -239,12 +308,13 @@ class Worker:
                 self.tempdir = tempfile.mkdtemp(prefix="lab-grader-worker-")
                 command = [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER,
                            str(to_worker_r), str(from_worker_w)]
-                env, cwd, workdir = {"PATH": "/usr/bin:/bin"}, self.tempdir, self.tempdir
+                env, cwd, workdir = {"PATH": "/usr/bin:/bin", **ONE_THREAD}, self.tempdir, self.tempdir
                 protect = list(protect) + package_dirs([PREFIX, "/usr"]) + [str(REPO), os.path.realpath(sys.prefix),
-                                           tempfile.gettempdir(), os.path.expanduser("~")]
+                                           tempfile.gettempdir(), os.path.expanduser("~")] + course_in(third_party())
             else:
                 command, env, cwd = _namespace_command(self.mode, to_worker_r, from_worker_w)
                 cwd, workdir, protect = "/", "/scratch", []
+            site = shown_packages(self.mode, to_worker_r, from_worker_w)
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
                 pass_fds=(to_worker_r, from_worker_w), env=env, cwd=cwd,
@@ -264,7 +334,8 @@ class Worker:
             self.peer.send({"starter": starter, "limits": self.limits.rlimits(),
                             "course_exceptions": [[n, _builtin_base(c)] for n, c in sorted(wire.COURSE_EXCEPTIONS.items())],
                             "lab_names": list(LAB_NAMES),
-                            "protect": protect, "workdir": workdir, "learner_names": list(learner_names)})
+                            "protect": protect, "workdir": workdir, "learner_names": list(learner_names),
+                            "site": site})
             ready = self.peer.receive()
             if ready.get("k") != "ready":
                 raise wire.Gone("the worker did not start")

@@ -10,8 +10,10 @@ only ask them to do what their public methods do. So the model's record of its c
 files in the workspace, which the tests look at, are this process's own, and the verdict is read
 from the tests' results, never from anything the learner's code printed.
 
-A check cell scores all its points if its code runs without raising, as under nbgrader, where
-lab.check raises AssertionError for any failing test.
+A check cell earns the points of the tests that passed in it (each test's points are declared
+once, in lab.checks; the cell's points are their sum), as lab.check reports them to nbgrader in
+the notebook. It earns nothing when it could not run its tests at all: a gap not written, a name
+that cannot be read, lab.require_pass refused, or the cell's own code raising.
 """
 
 import hashlib
@@ -26,7 +28,7 @@ from lab import checks, manifest, starters, takeover
 from lab.checks import engine
 from lab.grader import sandbox, wire
 
-VERSION = 3             # 2: a cell's time limit counts CPU seconds (Budget); 3: lab.checks.engine's sentences
+VERSION = 4             # 2: a cell's time limit counts CPU seconds (Budget); 3: lab.checks.engine's sentences; 4: per-test credit
 DEFAULT_TIMEOUT = 30
 WALL_FACTOR = 3         # code that waits without computing is stopped at this many times the limit
 
@@ -77,7 +79,12 @@ class Budget:
 
 
 class CellFailed(AssertionError):
-    """A check cell's verdict: at least one test failed."""
+    """A check cell's verdict: at least one test failed. `earned` is what its passing tests
+    are worth when the tests ran, None when they could not run (the cell then earns nothing)."""
+
+    def __init__(self, reason, earned=None):
+        super().__init__(reason)
+        self.earned = earned
 
 
 # -- what the worker starts from ----------------------------------------------------------------
@@ -149,10 +156,15 @@ def _fingerprint():
 _fingerprint_cache = []
 
 
-def verdict_key(lesson, code_cells, grade_cells, timeout, limits):
+def grader_fingerprint():
+    """_fingerprint(), computed once a process."""
     if not _fingerprint_cache:
         _fingerprint_cache.append(_fingerprint())
-    payload = json.dumps([VERSION, _fingerprint_cache[0], lesson, code_cells,
+    return _fingerprint_cache[0]
+
+
+def verdict_key(lesson, code_cells, grade_cells, timeout, limits):
+    payload = json.dumps([VERSION, grader_fingerprint(), lesson, code_cells,
                           [[g["grade_id"], g["source"], g["points"]] for g in grade_cells],
                           timeout, limits.rlimits(), sandbox.detect()], sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
@@ -371,7 +383,7 @@ class GradingLab:
         for indent, line in engine.report(lesson, lab, results, hidden=hidden):
             say(indent + line)
         if not all(r.passed for r in results):
-            raise CellFailed(engine.first_failure(results))
+            raise CellFailed(engine.first_failure(results), earned=sum(r.earned for r in results))
         if not hidden:
             session.passed.add((lesson, lab))
 
@@ -434,7 +446,9 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
     protect      directories the worker must not read where no namespace hides them (the
                  course directory; the repository and /tmp always are)
 
-    Returns {"cells": {grade_id: {"score", "points", "passed", "lines", "reason"}},
+    Returns {"cells": {grade_id: {"score", "points", "passed", "lines", "reason", "tests"}},
+             (score: the points of the tests that passed, all of them when "passed"; tests:
+             [[test name, points, points earned]] of every test the cell ran)
              "errors": {cell id: [ename, evalue]}} as plain data.
     """
     import os
@@ -450,13 +464,13 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
             session.start_cell()
             shim = GradingLab(session, lines.append)
             scope = _Scope(session, {"lab": shim, "harness": harness})
-            reason = ""
+            reason, earned = "", None
             try:
                 code = compile(as_python(cell["source"]), f"<check cell {cell['grade_id']}>", "exec")
                 with takeover.installed(types.SimpleNamespace()):
                     exec(code, {"__builtins__": _builtins_for(shim)}, scope)
             except CellFailed as failure:
-                reason = str(failure)
+                reason, earned = str(failure), failure.earned
             except wire.Abort as error:
                 reason = _abort_reason(session, error)
                 lines.append(f"✗ {reason}.")
@@ -468,8 +482,12 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
                 reason = f"the check cell raised {getattr(error, 'remote_type', '') or type(error).__name__}: {error}"
                 lines.append(f"✗ {reason}")
             points = float(cell["points"])
-            verdicts[cell["grade_id"]] = {"score": 0.0 if reason else points, "points": points,
-                                          "passed": not reason, "lines": lines, "reason": reason}
+            score = points if not reason else min(points, float(earned or 0))
+            counted = earned is not None or not reason   # the tests ran to a verdict
+            tests = [[r.test.name, float(r.points), float(r.earned if counted else 0)]
+                     for results in shim.results for r in results]
+            verdicts[cell["grade_id"]] = {"score": score, "points": points, "passed": not reason,
+                                          "lines": lines, "reason": reason, "tests": tests}
     finally:
         session.close()
         if saved is None:

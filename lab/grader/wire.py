@@ -1019,8 +1019,12 @@ def worker_main(rfd, wfd):
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     os.close(null)
+    # what the course installs, importable as in the notebook (the course's own packages in
+    # these folders are hidden or refused)
+    site = [str(p) for p in setup.get("site", [])]
+    sys.path.extend(p for p in site if p not in sys.path)
     _limit(setup.get("limits", {}))
-    _audit(setup.get("protect", []), workdir, [sys.base_prefix, sys.prefix])
+    _audit(setup.get("protect", []), workdir, [sys.base_prefix, sys.prefix] + site)
     peer.send({"k": "ready"})
     while True:
         try:

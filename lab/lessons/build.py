@@ -22,7 +22,9 @@ What follows "%% " says what the cell is:
     %% solution id=ID def=NAME  an nbgrader solution cell: the reference's definition NAME, its
                                 ### BEGIN/END SOLUTION markers kept (lab.starters.definition),
                                 with any text written under the header placed above it
-    %% tests id=ID points=P     an nbgrader autograder-tests cell worth P points
+    %% tests id=ID              an nbgrader autograder-tests cell, worth the points of the tests
+                                its lab.check calls run (each test's points are declared once,
+                                in its @lab.checks.test, and never typed here)
 
 Every cell gets a stable id (ID, or one made from its position) and nbgrader metadata: markdown
 and demonstrations locked, solutions unlocked, tests graded. The solution cells are never typed
@@ -105,6 +107,35 @@ def _meta(kind, grade_id, points=None):
     return {"nbgrader": base}
 
 
+def cell_points(source, where="a tests cell"):
+    """What a tests cell is worth: the points of every test its lab.check(LESSON, lab=N[,
+    hidden=True]) calls run, as the registry declares them. A cell that runs no test, or names
+    its lab in a way the builder cannot read, is refused: its points would be a guess."""
+    import ast
+    found = []
+    for node in ast.walk(ast.parse(source.replace("### BEGIN HIDDEN TESTS", "").replace("### END HIDDEN TESTS", ""))):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "check"
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "lab"):
+            try:
+                args = [ast.literal_eval(a) for a in node.args]
+                kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+                lesson, lab = (args + [kwargs.get("lab")])[:2]
+                found.append((int(lesson), int(lab), bool(kwargs.get("hidden", False))))
+            except (ValueError, TypeError):
+                raise SourceError(f"{where}: write lab.check with literal numbers, as "
+                                  "lab.check(12, lab=1) or lab.check(12, lab=1, hidden=True)") from None
+    if not found:
+        raise SourceError(f"{where}: a tests cell must call lab.check(LESSON, lab=N); it runs no test")
+    points = 0
+    for lesson, lab, hidden in found:
+        tests = checks.tests_for(lesson, lab, hidden=hidden)
+        if not tests:
+            raise SourceError(f"{where}: lab.check({lesson}, lab={lab}{', hidden=True' if hidden else ''}) "
+                              "runs no test; register some in the lesson's checks.py")
+        points += sum(t.points for t in tests)
+    return points
+
+
 def _testlist(lesson, lab, body, where):
     """Markdown: the lab's test list as the source words it (one numbered line per visible test),
     under a heading that counts the hidden ones. The count must match lab/checks."""
@@ -174,8 +205,12 @@ def cells(lesson):
             above = "".join(part + "\n\n" for part in (text, gaps.comments(lesson, opts["def"])) if part)
             cell = nbformat.v4.new_code_cell(above + definition(opts["def"], lesson))
         elif kind == "tests":
-            if "points" not in opts or not cell_id:
-                raise SourceError(f"{where}: a tests cell needs id=... and points=...")
+            if not cell_id:
+                raise SourceError(f"{where}: a tests cell needs id=...")
+            if "points" in opts:
+                raise SourceError(f"{where}: a tests cell's points are the sum of its tests' points "
+                                  "(@lab.checks.test(..., points=N)); remove points= from the line")
+            opts["points"] = cell_points(text, where)
             cell = nbformat.v4.new_code_cell(text)
         else:
             raise SourceError(f"{where}: unknown cell kind {kind!r}")

@@ -169,12 +169,12 @@ TODO: the spec; the gap's docstring is its contract.
 %% testlist 1
 {testlist}
 {solutions}
-%% tests id=lab1-tests points={visible}
+%% tests id=lab1-tests
 import lab
 
 lab.check({n}, lab=1)
 
-%% tests id=lab1-hidden points={hidden}
+%% tests id=lab1-hidden
 # Edge cases for lab 1, run when your notebook is graded.
 import lab
 

@@ -45,12 +45,32 @@ def test_a_wrong_gap_gets_the_failing_tests_sentence(capsys):
     assert takeover.running_on()["summarize"] == "reference"
 
 
-def test_under_nbgrader_a_failure_raises(monkeypatch):
+def test_under_nbgrader_a_partly_right_lab_gives_its_points_and_an_empty_one_raises(monkeypatch):
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    with pytest.raises(AssertionError):
-        lab.check(12, 1, summarize=summarize_offering_tools)
+    score = lab.check(12, 1, summarize=summarize_offering_tools)   # 2 of its 3 tests pass
+    assert isinstance(score, checkcell.Score) and score == 2 and repr(score) == "2"
     with pytest.raises(AssertionError):
         lab.check(12, 1, summarize=stub)
+
+
+def test_a_lab_that_passed_and_then_fails_no_longer_passes(capsys):
+    """Passes follow the code: the learner breaks a passing gap and checks again."""
+    lab.check(12, 1, summarize=harness.summarize)
+    assert takeover.running_on()["summarize"] == "yours" and (12, 1) in checkcell.PASSED
+    capsys.readouterr()
+    lab.check(12, 1, summarize=summarize_offering_tools)
+    out = " ".join(capsys.readouterr().out.split())   # the lines are wrapped for the notebook
+    assert out.endswith("Lab 1 no longer passes: it passed before, so from here on harness runs on the "
+                                 "reference summarize again, until this check passes.")
+    assert takeover.running_on()["summarize"] == "reference" and harness.summarize is not summarize_offering_tools
+    assert (12, 1) not in checkcell.PASSED
+    lab.progress(12)
+    assert "[ ] lab 1" in capsys.readouterr().out
+    # emptied again: the same, said once, and a lab that never passed says nothing of the kind
+    lab.check(12, 1, summarize=stub)
+    assert "no longer passes" not in capsys.readouterr().out
+    lab.check(12, 2, find_cut=summarize_offering_tools, rows=harness.SessionLog.rows, compact=harness.compact)
+    assert "no longer passes" not in capsys.readouterr().out
 
 
 def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsys):
@@ -88,7 +108,7 @@ def test_a_wrong_signature_or_missing_name_is_a_sentence(capsys):
     assert "rows is not defined" in out and "compact is not defined" in out
 
 
-def test_the_check_returns_nothing_so_nbgrader_sees_no_partial_credit():
+def test_a_passing_check_has_no_value_so_nbgrader_gives_the_cell_all_its_points():
     assert lab.check(12, 1, summarize=harness.summarize) is None
 
 

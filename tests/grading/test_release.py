@@ -64,11 +64,11 @@ def test_the_points_add_up_to_what_the_headings_say(graded, lesson):
 def test_a_heading_that_promises_other_points_is_caught(graded):
     master = copy.deepcopy(nbformat.read(graded.source, as_version=4))
     for cell in master.cells:
-        if cell.cell_type == "markdown" and "(5 points: 3 for the tests you can see" in cell.source:
-            cell.source = cell.source.replace("(5 points: 3 for", "(6 points: 4 for")
+        if cell.cell_type == "markdown" and "(8 points: 3 for the tests you can see" in cell.source:
+            cell.source = cell.source.replace("(8 points: 3 for", "(6 points: 4 for")
             break
     else:
         raise AssertionError("the notebook has no lab 1 heading with its points")
     problems = audit.point_problems(master)
-    assert any("says 6 points; the check cells under it hold 5" in p for p in problems), problems
+    assert any("says 6 points; the check cells under it hold 8" in p for p in problems), problems
     assert any("says 4 points for visible tests" in p for p in problems), problems

@@ -64,3 +64,44 @@ def test_a_changed_submission_is_graded_again(graded, course_copy):
                                                            students=STUDENTS, jobs=2, progress=False)}
     assert statuses == {"correct": "skipped", "lab1-only": "graded", "unchanged": "skipped"}
     assert grades.scores(course_copy, graded.assignment)["lab1-only"]["total"] == fixtures.by_name(graded.lesson)["correct"].score
+
+
+def test_changed_points_regrade_every_submission_and_say_why(graded, course_copy):
+    """An instructor changes a check cell's points and generates the assignment again: every
+    grade computed against the old points is computed again, and the summary says why."""
+    import json
+    from lab.grader import course
+    autograde.run(course_copy, assignments=[graded.assignment], students=STUDENTS, jobs=2, progress=False)
+    source = course_copy / "source" / graded.assignment / f"{graded.assignment}.ipynb"
+    nb = json.loads(source.read_text())
+    cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "lab1-tests")
+    before = cell["metadata"]["nbgrader"]["points"]
+    cell["metadata"]["nbgrader"]["points"] = before + 2
+    source.write_text(json.dumps(nb))
+    result = course.api(course.app(course_copy)).generate_assignment(graded.assignment, force=True)
+    assert result["success"], result.get("error")
+    submissions = autograde.run(course_copy, assignments=[graded.assignment], students=STUDENTS, jobs=2, progress=False)
+    assert {s.student: s.status for s in submissions} == {s: "graded" for s in STUDENTS}
+    assert all("its check cells, their code or their points, changed" in s.regraded for s in submissions)
+    lines = autograde.summary(submissions)
+    assert lines[0] == "3 graded, 0 already graded and unchanged, 0 with errors."
+    assert f"  correct/{graded.assignment}: graded again: " in "\n".join(lines)
+    scores = grades.scores(course_copy, graded.assignment)
+    assert scores["correct"]["cells"]["lab1-tests"] == before + 2   # full marks at the new points
+
+
+@pytest.mark.parametrize("part", sorted(autograde.AGAINST))
+def test_a_grade_made_against_anything_else_is_made_again(graded, course_copy, part):
+    """A done marker records what its grade was computed against; a grade made against another
+    version of any part (here its record says so) is not reused."""
+    import json
+    autograde.run(course_copy, assignments=[graded.assignment], students=STUDENTS, jobs=2, progress=False)
+    marker = course_copy / ".autograde" / "done" / graded.assignment / "correct.json"
+    done = json.loads(marker.read_text())
+    assert set(done["against"]) == set(autograde.AGAINST)
+    done["against"][part] = "something else"
+    marker.write_text(json.dumps(done))
+    submissions = {s.student: s for s in autograde.run(course_copy, assignments=[graded.assignment],
+                                                       students=STUDENTS, jobs=2, progress=False)}
+    assert {n: s.status for n, s in submissions.items()} == {"correct": "graded", "lab1-only": "skipped", "unchanged": "skipped"}
+    assert submissions["correct"].regraded == autograde.AGAINST[part]

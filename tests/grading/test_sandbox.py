@@ -267,6 +267,7 @@ def test_every_attack_scores_what_it_earned_in_the_weaker_process_sandbox(graded
     before = snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks")
     from lab.lessons.lesson12.samples import ATTACKS
     for fixture in ATTACKS:
+        fixture = fixture.resolved(master)
         nb = fixtures.build(fixture, release, master, ctx)
         result = verdict.grade(12, nbgrader_ext.prepared(nb, book), nbgrader_ext.grade_cells_of(book),
                                timeout=10, protect=[str(graded.root)])
@@ -388,3 +389,63 @@ def test_a_cell_of_the_learners_own_is_run_in_its_place():
     given.metadata["nbgrader"] = {"solution": False, "grade_id": "setup", "grade": False, "locked": True}
     nb.cells = [given, helper, gap]
     assert verdict.learner_cells(nb) == [("cell-1", helper.source), ("lab1-run-tool", gap.source)]
+
+
+@pytest.mark.parametrize("mode", ["process", sandbox.detect()])
+def test_what_the_course_installs_is_importable_as_in_the_notebook(mode):
+    """Honest code imports what the course installs (numpy, jinja2) in a gap cell and is graded
+    as the notebook runs it; the course's own packages stay out of reach."""
+    with sandbox.Worker(STARTER, mode=mode) as w:
+        assert run(w, "import numpy\nx = int(numpy.arange(5).sum())", seconds=30) is None, mode
+        assert run(w, "assert x == 10") is None
+        assert run(w, "import jinja2\njinja2.Template('{{ 1 + 1 }}').render()") is None
+        error = run(w, f"open({str(REPO / 'harness' / 'compaction.py')!r}).read()")
+        assert isinstance(error, (FileNotFoundError, PermissionError)), error
+
+
+@pytest.mark.parametrize("mode", ["process", sandbox.detect()])
+def test_an_installed_copy_of_the_course_in_site_packages_stays_hidden(mode, monkeypatch, tmp_path):
+    """Where the course itself is installed into the site-packages the worker is shown (pip
+    install, not editable), its packages there are hidden (namespaces) or refused (process)."""
+    site = tmp_path / "site-packages"
+    (site / "harness").mkdir(parents=True)
+    (site / "harness" / "compaction.py").write_text("SECRET = 'the reference'\n")
+    (site / "lab").mkdir()
+    (site / "lab" / "__init__.py").write_text("SECRET = 'the tests'\n")
+    (site / "helpful.py").write_text("VALUE = 42\n")
+    monkeypatch.setattr(sandbox, "third_party", lambda: [str(site)])
+    with sandbox.Worker(STARTER, mode=mode) as w:
+        assert run(w, "import helpful\nassert helpful.VALUE == 42") is None, mode
+        for path in (site / "harness" / "compaction.py", site / "lab" / "__init__.py"):
+            error = run(w, f"open({str(path)!r}).read()")
+            assert isinstance(error, (FileNotFoundError, PermissionError)), (mode, path, error)
+        error = run(w, "import harness.compaction as c\nc.SECRET")
+        assert isinstance(error, AttributeError), error   # harness is the starter, whatever is on the path
+
+
+def test_the_worker_holds_no_descriptor_but_its_two_pipes(worker):
+    """A folder the grader showed the worker was held open on a descriptor while it was bound;
+    the worker starts by closing every descriptor but its pipes to the grader."""
+    error = run(worker, "import os\n"
+                        "def _is_open(fd):\n"
+                        "    try:\n"
+                        "        os.fstat(fd)\n"
+                        "        return True\n"
+                        "    except OSError:\n"
+                        "        return False\n"
+                        "count = sum(_is_open(fd) for fd in range(3, 256))\n"
+                        "assert count == 2, count")
+    assert error is None, error
+
+
+def test_a_gap_cell_that_imports_numpy_is_graded_as_the_notebook_grades_it():
+    """Honest code scored 0 when the sandbox hid every site-packages: `import numpy` in a gap
+    cell now earns what the same cell earns in the notebook."""
+    import inspect
+    import textwrap
+    from lab import checks, manifest
+    source = "import numpy\n" + textwrap.dedent(inspect.getsource(manifest.reference("run_tool", 4)))
+    points = sum(t.points for t in checks.tests_for(4, 1, hidden=False))
+    cells = [{"grade_id": "lab1-tests", "source": "import lab\nlab.check(4, lab=1)\n", "points": points}]
+    result = verdict.grade(4, [("lab1-run-tool", source)], cells, timeout=30)
+    assert result["cells"]["lab1-tests"]["score"] == points, result["cells"]["lab1-tests"]["reason"]

@@ -17,13 +17,11 @@ def test_each_submission_gets_exactly_its_score(graded, lesson, fixture):
     part = graded.lessons[lesson]
     master = nbformat.read(part.master, as_version=4)
     checks = release_checks.graded_cells(master)
-    points = {c: fixtures.points(master, c) for c in checks}
-    assert fixture.score == sum(points[c] for c in fixture.passing), \
-        f"the fixture {fixture.name} states a total that its passing cells do not add up to"
+    assert set(fixture.earns) == set(checks), f"the fixture {fixture.name} does not say what every check cell earns"
     got = part.scores[fixture.name]
     assert got["total"] == fixture.score, (
         f"lesson {lesson}: {fixture.name} ({fixture.about}) scored {got['total']}, not {fixture.score}: {got['cells']}")
-    want = {cell: float(points[cell] if cell in fixture.passing else 0) for cell in checks}
+    want = fixture.earns
     assert {c: got["cells"][c] for c in checks} == want
 
 
@@ -105,7 +103,10 @@ def test_a_check_cell_shows_each_test_and_nothing_the_learner_printed(graded):
     lines = lab2.splitlines()
     after = lines[next(i for i, line in enumerate(lines) if line.startswith("  ✗ ")) + 1:]
     assert next(line for line in after if not line.startswith("        ")).startswith("      why: ")
-    assert [o.output_type for o in _outputs(nb, "lab2-tests")] == ["stream", "error"]
+    # 6 of its 7 tests passed: the cell's result is its partial score, which nbgrader reads
+    outputs = _outputs(nb, "lab2-tests")
+    assert [o.output_type for o in outputs] == ["stream", "execute_result"]
+    assert outputs[1]["data"]["text/plain"] == "6"
     assert [o.output_type for o in _outputs(nb, "lab1-tests")] == ["stream"]
 
 

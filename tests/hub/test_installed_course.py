@@ -35,7 +35,8 @@ attacks = {
     "list the installed package": f"import os\nnames = os.listdir({installed!r})",
     "import it from site-packages": (
         f"import sys, importlib\nsys.path.insert(0, {os.path.dirname(installed)!r})\n"
-        "sys.modules.pop('harness', None)\nmodule = importlib.import_module('harness.compaction')"),
+        "sys.modules.pop('harness', None)\nmodule = importlib.import_module('harness.compaction')\n"
+        "text = open(module.__file__).read()"),   # the installed file, not the worker's starter
 }
 for folder in sorted(set([base_purelib] + sandbox.package_dirs())):
     files = sorted(glob.glob(os.path.join(folder, "*", "__init__.py")))

@@ -62,6 +62,36 @@ def test_a_stub_is_not_done_never_a_failure(lesson, lab):
     assert all(r.not_done for r in results), [(r.test.name, r.message) for r in results if not r.not_done]
 
 
+def _empty_generator(*args, **kwargs):
+    return
+    yield
+
+
+# Bodies that do nothing, in each shape a gap's answer can take. Each test earns its points on
+# its own (lab.grader.verdict), so a test that one of these passes would pay for doing nothing.
+DO_NOTHING = {
+    "returns None": lambda *args, **kwargs: None,
+    "returns []": lambda *args, **kwargs: [],
+    "returns {}": lambda *args, **kwargs: {},
+    "returns ''": lambda *args, **kwargs: "",
+    "returns 0": lambda *args, **kwargs: 0,
+    "returns its first argument": lambda *args, **kwargs: args[0] if args else None,
+    "an empty generator": _empty_generator,
+}
+
+
+@pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
+def test_a_gap_that_does_nothing_earns_no_test(lesson, lab):
+    """Every gap of the lab replaced by a body that does nothing: no test, visible or hidden,
+    passes, so per-test credit never pays for an empty answer."""
+    earned = []
+    for what, body in DO_NOTHING.items():
+        ns = manifest.Namespace(dict(reference(lesson).learner(),
+                                     **{name: body for name in manifest.names(lesson, lab)}))
+        earned += [f"{r.test.name} ({what})" for r in checks.run(lesson, lab, ns) if r.passed]
+    assert earned == [], f"lesson {lesson} lab {lab}: tests that pass on code that does nothing: {earned}"
+
+
 @pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
 def test_every_gap_of_the_lab_has_wrong_answers(lesson, lab):
     named = {name for (n, l, name, _) in WRONG if (n, l) == (lesson, lab)}

@@ -167,6 +167,8 @@ def test_system_is_an_argument_not_a_message(ns):
 def test_no_tools_in_lesson_one(ns):
     model = recall_model()
     run(ns, model, [], "Hello.")
+    expect(len(model.args) == 1, f"run_agent called model.complete {len(model.args)} times for one "
+                                 "prompt; one prompt is one call")
     for n, (_, _, tools, _) in enumerate(model.args, 1):
         expect(isinstance(tools, list) and tools == [],
                f"run_agent offered {tools!r} as the tools of request {n}; lesson 1's harness has "

@@ -1,6 +1,6 @@
 """What the grader's sample submissions of lesson 1 must score (lab.grader.fixtures.samples).
 
-One lab: a check cell of 8 points (the visible tests) and a hidden cell of 4. A gap that loops
+One lab: a check cell for the visible tests and one for the hidden, each worth a point a test. A gap that loops
 (user_message, the lab's first) or a cell that does not parse (run_agent's, the last) sinks it.
 """
 
@@ -21,7 +21,8 @@ def run_agent(model, system, messages, prompt):
 SCORES = {
     "unchanged": (),
     "correct": ("lab1-tests", "lab1-hidden"),
-    "hidden-only": ("lab1-tests",),
+    # every visible test passes, and the hidden tests it fails cost a point each
+    "hidden-only": {"lab1-tests": 8, "lab1-hidden": 7},
     "loops-forever": (),
     "does-not-parse": (),
 }

@@ -210,6 +210,9 @@ def run_agent_offers_the_specs_every_time(ns):
     read = lab.call("read", {"path": "config.py"}, id="r1")
     _, _, model = run(ns, [lab.reply(read), lab.say("9090.")], tools)
     wanted = harness.tool_specs(tools)
+    expect(len(model.calls) == 2,
+           f"run_agent made {plural(len(model.calls), 'model call')} on a reply that asks for a read; "
+           "it should ask once, run the read, and ask again with its result")
     for n, request in enumerate(model.calls, start=1):
         if any("execute" in t for t in request.tools if isinstance(t, dict)):
             raise Failed(f"run_agent offered the tools themselves in request {n}, execute and all; "
@@ -322,14 +325,14 @@ def run_tool_unknown_name(ns):
         ran = []
         call = lab.call(name, {"path": "config.py"}, id="g1")
         try:
-            result = ns.run_tool([reader(files(), ran)], call)
+            result, raised = ns.run_tool([reader(files(), ran)], call), False
         except NotImplementedError:
             raise
         except Exception:  # this version may raise here (lesson 4 answers instead)
-            result = None
+            result, raised = None, True
         expect(ran == [], f"run_tool ran {[n for n, _ in ran]} for a call of {name}, which no tool is "
                           "called: a tool runs only when its name is the call's, exactly")
-        expect(result is None or (isinstance(result, dict) and result.get("is_error") is True),
+        expect(raised or (isinstance(result, dict) and result.get("is_error") is True),
                f"run_tool returned {result!r:.100} for a call of {name}, a tool it does not have; "
                "that passes a failure off as a success: let the lookup fail")
 
@@ -339,7 +342,9 @@ def run_tool_leaves_its_inputs(ns):
     tools = [recording("write", "Successfully wrote.", []), reader(files(), [])]
     call = lab.call("read", {"path": "config.py"}, id="r4")
     before_call, before_tools = copy.deepcopy(call), [dict(t) for t in tools]
-    ns.run_tool(tools, call)
+    result = ns.run_tool(tools, call)
+    expect(isinstance(result, dict) and result.get("role") == "toolResult" and result.get("tool_call_id") == "r4",
+           f"run_tool returned {result!r:.100} for a read of config.py; it returns the call's toolResult")
     expect(call == before_call, f"run_tool changed the call it was given: {call!r}")
     expect([dict(t) for t in tools] == before_tools,
            f"run_tool changed the tools it was given: they are now {[t.get('name') for t in tools]}, "

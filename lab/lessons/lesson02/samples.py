@@ -1,12 +1,13 @@
 """What lesson 2's sample submissions must score (lab.grader.fixtures.samples makes them). One lab:
-9 points for its visible tests, 3 for its hidden ones."""
+a point for each visible test, and one for each hidden one."""
 
 ALL_CHECKS = ("lab1-tests", "lab1-hidden")
 
 SCORES = {
     "unchanged": (),
-    "correct": (12, ALL_CHECKS),
-    "hidden-only": ("lab1-tests",),
+    "correct": ALL_CHECKS,
+    # every visible test passes, and the hidden tests it fails cost a point each
+    "hidden-only": {"lab1-tests": 9, "lab1-hidden": 7},
     "loops-forever": (),
     "does-not-parse": (),
 }

@@ -176,6 +176,9 @@ def whole_list_every_time(ns):
     run = Run(ns, copy_task())
     check_common(run)
     specs = harness.tool_specs(run.tools)
+    expect(len(run.calls) == 3,
+           f"run_agent made {len(run.calls)} model calls on the copy task; it asks, runs the calls, and "
+           "asks again until a reply asks for nothing: three requests here")
     for request, upto in zip(run.calls, (1, 3, 5)):
         sent, want = request.messages, run.messages[:upto]
         expect(sent == want,

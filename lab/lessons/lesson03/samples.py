@@ -1,13 +1,14 @@
 """What lesson 03's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab, so one pair of graded cells: lab1-tests (8 points, the visible tests) and lab1-hidden
-(3 points, the edge cases)."""
+One lab, so one pair of graded cells: lab1-tests (the visible tests) and lab1-hidden
+(the edge cases), each worth a point a test."""
 
 # The last lab's first gap loops for ever, or its last gap does not parse: with one lab and one
 # gap, both leave the lesson with nothing.
 SCORES = {
     "unchanged": (),
     "correct": ("lab1-tests", "lab1-hidden"),
-    "hidden-only": ("lab1-tests",),
+    # every visible test passes, and the hidden tests it fails cost a point each
+    "hidden-only": {"lab1-tests": 8, "lab1-hidden": 5},
     "loops-forever": (),
     "does-not-parse": (),
 }

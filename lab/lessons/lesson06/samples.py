@@ -1,13 +1,14 @@
 """What lesson 06's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab, so one pair of graded cells: lab1-tests (9 points, the visible tests) and lab1-hidden
-(7 points, the edge cases)."""
+One lab, so one pair of graded cells: lab1-tests (the visible tests) and lab1-hidden
+(the edge cases), each worth a point a test."""
 
 # The last lab's first gap loops for ever, or its last gap does not parse: with one lab, either
 # leaves the lesson with nothing, since both gaps are graded in the same check cells.
 SCORES = {
     "unchanged": (),
     "correct": ("lab1-tests", "lab1-hidden"),
-    "hidden-only": ("lab1-tests",),
+    # every visible test passes, and the hidden tests it fails cost a point each
+    "hidden-only": {"lab1-tests": 9, "lab1-hidden": 7},
     "loops-forever": (),
     "does-not-parse": (),
 }

@@ -132,6 +132,10 @@ class Run:
         if odd:
             raise Failed(f"run_agent {how} yielded {odd[0]!r}; it should yield events, dicts with a "
                          "\"type\", and return nothing")
+        if not self.events or self.events[0]["type"] != "agent_start":
+            first = self.events[0]["type"] if self.events else "no event at all"
+            raise Failed(f"run_agent {how} began with {first}; every run opens with agent_start, "
+                         "before the model is asked anything")
 
 
 def read_then_answer():

@@ -24,6 +24,7 @@ import lab
 from lab.checks import blame, expect, Failed, test
 from lab.checks.handover import ListModel as Model, Record
 from lab.lessons.lesson08.stage import Dying, notes, tool
+from lab.prose import plural
 
 PROMPT = "Read notes.txt."
 HELLO = "Say hello."
@@ -148,6 +149,9 @@ def messages_shares_the_dicts(ns):
     caller = [lab.user("Hi."), lab.say("Hello!")]
     h, _ = new(ns, messages=caller)
     same = (lambda a, b: a is b) if same_process(ns) else (lambda a, b: a == b)
+    expect(len(snapshot(h)) == len(caller),
+           f"Harness.messages gave {snapshot(h)!r:.80} for a harness made with two messages; it is a tuple "
+           "of the record's messages")
     expect(all(same(a, b) for a, b in zip(snapshot(h), caller)),
            "Harness.messages copied the message dicts: a snapshot is a new tuple of the same dicts; a deep copy "
            "costs a copy of the whole transcript on every read, and the tuple already stops appends and pops")
@@ -213,9 +217,13 @@ def closing_early_frees_the_pen(ns):
     for where in ("agent_start", "tool_execution_start", "message_end"):
         h, _ = new(ns)
         started = start(h)
+        reached = False
         for event in each(started):
             if event["type"] == where:
+                reached = True
                 break
+        expect(reached, f"the run ended without a {where} event; Harness._run yields run_agent's events, "
+                        "each one as the consumer asks for it")
         close(started)
         expect(not h.is_running,
                f"a consumer stopped at {where} and closed the run, and is_running was still True: _run must clear "
@@ -323,6 +331,8 @@ def prompt_returns_before_the_model_is_called(ns):
             "is accepted.", hidden=True)
 def closed_after_any_event(ns):
     total = len(run(new(ns)[0]))
+    expect(total > 2, f"a whole run yielded {plural(total, 'event')}; Harness._run yields run_agent's events, "
+                      "from agent_start to agent_end")
     for taken in range(1, total):
         h, _ = new(ns)
         started = start(h)
@@ -357,12 +367,15 @@ def snapshots_stay_put(ns):
             "call is made for it, and the harness is still running.", hidden=True)
 def a_refusal_leaves_no_trace(ns):
     h, model = new(ns)
+    replies = 0
     for event in each(start(h)):
         if event["type"] == "message_end" and event["message"].get("role") == "assistant":
+            replies += 1
             calls = len(model.calls)
             refused(h)
             expect(len(model.calls) == calls, "the refused prompt() made a model call")
             expect(h.is_running, "after refusing a second prompt, is_running was False while the first run went on")
+    expect(replies > 0, "the run yielded no message_end for a reply; Harness._run yields run_agent's events")
     words = [m.get("content") for request in model.calls for m in request.messages] + \
             [m.get("content") for m in snapshot(h)]
     expect(HELLO not in words, "the words of the refused prompt reached the record or a request")

@@ -1,13 +1,14 @@
 """What lesson 08's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab, so one pair of graded cells: lab1-tests (10 points, the visible tests) and lab1-hidden
-(5 points, the edge cases)."""
+One lab, so one pair of graded cells: lab1-tests (the visible tests) and lab1-hidden
+(the edge cases), each worth a point a test."""
 
 # With one lab, a gap that loops for ever or a cell that does not parse leaves the lesson with
 # nothing: all three methods are graded in the same check cells.
 SCORES = {
     "unchanged": (),
     "correct": ("lab1-tests", "lab1-hidden"),
-    "hidden-only": ("lab1-tests",),
+    # every visible test passes, and the hidden tests it fails cost a point each
+    "hidden-only": {"lab1-tests": 10, "lab1-hidden": 6},
     "loops-forever": (),
     "does-not-parse": (),
 }

@@ -650,9 +650,13 @@ def drain_any_queue(ns):
 def closing_early_frees_the_harness(ns):
     h, _ = a_harness(ns.Harness, job(turns=2))
     events = blame("Harness._run", iter, blame("Harness.prompt", h.prompt, "Write two files."))
+    reached = False
     for event in events:
         if event["type"] == "tool_execution_start":
+            reached = True
             break
+    expect(reached, "the run ended without a tool_execution_start on a task that writes two files; "
+                    "Harness._run yields run_agent's events")
     blame("Harness._run", getattr(events, "close", lambda: None))
     expect(not h.is_running,
            "a consumer closed the run at tool_execution_start and is_running was still True: _run must "

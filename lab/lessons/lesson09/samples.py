@@ -1,12 +1,13 @@
 """What lesson 09's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab, so one pair of graded cells: lab1-tests (13 points, the visible tests) and lab1-hidden
-(6 points, the edge cases)."""
+One lab, so one pair of graded cells: lab1-tests (the visible tests) and lab1-hidden
+(the edge cases), each worth a point a test."""
 
 # With one lab, a gap that loops for ever or does not parse leaves the lesson with nothing.
 SCORES = {
     "unchanged": (),
     "correct": ("lab1-tests", "lab1-hidden"),
-    "hidden-only": ("lab1-tests",),
+    # every visible test passes, and the hidden tests it fails cost a point each
+    "hidden-only": {"lab1-tests": 13, "lab1-hidden": 6},
     "loops-forever": (),
     "does-not-parse": (),
 }

@@ -260,7 +260,9 @@ def persist_to(log):
 SCORES = {
     "unchanged": (),
     "correct": ("lab1-tests", "lab1-hidden"),
-    "hidden-only": ("lab1-tests",),
-    "loops-forever": (),
+    # every visible test passes, and the hidden tests it fails cost a point each
+    "hidden-only": {"lab1-tests": 8, "lab1-hidden": 7},
+    # the tests that ran before the loop was stopped, and did not call the looping gap, pass
+    "loops-forever": {"lab1-tests": 3},
     "does-not-parse": (),
 }

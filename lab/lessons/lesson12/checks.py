@@ -128,12 +128,14 @@ def messages_are_left_alone(ns):
     session = port_session()
     before = copy.deepcopy(session)
     ids = [id(m) for m in session]
-    summary_call(ns, session, [lab.summariser()])
+    result, _ = summary_call(ns, session, [lab.summariser()])
     expect(len(session) == len(before),
            f"summarize changed the list it was given: it had {len(before)} messages and now has {len(session)}; "
            "the request is a list of its own, and the transcript is only read")
     expect([id(m) for m in session] == ids and session == before,
            "summarize changed the messages it was given; it may only read them")
+    expect(isinstance(result, str) and result.strip(),
+           f"summarize returned {result!r:.80}; it returns the summary's text")
 
 
 @test(12, 1, "A summary call that fails (503) and one that comes back empty both make summarize "

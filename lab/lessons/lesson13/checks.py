@@ -131,6 +131,8 @@ def briefing_is_the_same_every_time(ns):
     for _ in range(3):
         texts.append(brief(ns, [t["read"], t["write"]], dict(FACTS)))
         time.sleep(0.002)   # long enough for any clock reading to move on
+    expect(isinstance(texts[0], str) and texts[0].strip(),
+           f"briefing returned {texts[0]!r:.60}; it returns the text of the system prompt")
     expect(texts[0] == texts[1] == texts[2],
            "briefing gave different texts for the same tools and facts when built again: "
            f"{first_difference(texts[1], texts[0])}; rebuilt for every prompt, it would change "

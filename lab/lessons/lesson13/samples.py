@@ -1,5 +1,5 @@
 """What lesson 13's sample submissions must score in the grader (lab.grader.fixtures.samples).
-Two labs: lab 1 is worth 6 visible points and 2 hidden, lab 2 5 visible and 2 hidden."""
+Two labs, each with a visible and a hidden check cell, each worth a point a test."""
 
 # Lab 2's session calls the learner's own briefing, so lab 2 alone earns nothing; a lab 2 that
 # loops or does not parse leaves lab 1's points standing.
@@ -8,7 +8,7 @@ SCORES = {
     "correct": ("lab1-tests", "lab1-hidden", "lab2-tests", "lab2-hidden"),
     "lab1-only": ("lab1-tests", "lab1-hidden"),
     "lab2-only": (),
-    "hidden-only": ("lab1-tests", "lab2-tests", "lab2-hidden"),
+    "hidden-only": {"lab1-tests": 6, "lab1-hidden": 4, "lab2-tests": 5, "lab2-hidden": 3},
     "loops-forever": ("lab1-tests", "lab1-hidden"),
     "does-not-parse": ("lab1-tests", "lab1-hidden"),
 }

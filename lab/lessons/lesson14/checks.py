@@ -235,7 +235,10 @@ def gate_passes_tool_failures_through(ns):
     def failing(arguments):
         raise FileNotFoundError("no such file: x")
     tool = {"name": "write", "description": "", "parameters": {}, "execute": failing}
-    got = result(ns.gate([tool], lambda call: True), "write", {"path": "x"})
+    asked = []
+    got = result(ns.gate([tool], lambda call: asked.append(call) or True), "write", {"path": "x"})
+    expect(asked, "gate ran a write without asking approve first; every call of a gated tool is "
+                  "put to approve before it runs")
     expect(got["is_error"] and got["content"] == "no such file: x",
            f"gate turned the tool's own failure into {got['content']!r}; after approval the tool's "
            "error is the tool's.")

@@ -1,11 +1,13 @@
 """What lesson 14's sample submissions must score in the grader (lab.grader.fixtures.samples).
-One lab: 10 visible points and 3 hidden."""
+One lab: a visible and a hidden check cell, each worth a point a test."""
 
 SCORES = {
     "unchanged": (),
     "correct": ("lab1-tests", "lab1-hidden"),
-    "hidden-only": ("lab1-tests",),
-    "loops-forever": (),
+    # every visible test passes, and the hidden tests it fails cost a point each
+    "hidden-only": {"lab1-tests": 10, "lab1-hidden": 3},
+    # the tests that ran before the loop was stopped, and did not call the looping gap, pass
+    "loops-forever": {"lab1-tests": 2},
     "does-not-parse": (),
 }
 
