@@ -12,6 +12,7 @@ when it is called, so `import lab` stays light.
 import contextlib
 import html
 import os
+import threading
 import traceback
 
 from lab import checkcell, figures, rungs, starters
@@ -106,13 +107,57 @@ def _in_harness(filename):
     return os.path.dirname(os.path.abspath(filename)) == os.path.dirname(os.path.abspath(harness.__file__))
 
 
+class _Watchdog:
+    """Stops the thread that made it, `seconds` from now, by raising checkcell.Overran inside it
+    (the checks' own way to stop a test), unless `cancel()` came first. A stop that was sent but
+    not yet delivered when the body ended is taken back, so it never lands in a later line."""
+
+    def __init__(self, seconds):
+        self.target = threading.get_ident()
+        self.fired = False
+        self._lock = threading.Lock()
+        self._done = False
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self):
+        import ctypes  # here: the grader's sandbox forbids ctypes, and runs no try-it cell
+        with self._lock:
+            if self._done:
+                return
+            self.fired = True
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target),
+                                                       ctypes.py_object(checkcell.Overran))
+
+    def cancel(self):
+        self._timer.cancel()
+        with self._lock:
+            self._done = True
+            if self.fired:
+                import ctypes
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target), None)
+
+
 @contextlib.contextmanager
-def trying(name):
-    """For a try-it cell: run the body, and if the learner's `name` is not written yet, or raises,
-    say so in a sentence instead of stopping "Run All". Under nbgrader it does not hide anything:
-    a try-it cell earns no points either way."""
+def trying(name, seconds=None):
+    """For a try-it cell: run the body, and if the learner's `name` is not written yet, raises,
+    runs longer than a check's test may (`seconds`, lab.checks.engine.TEST_SECONDS by default) or
+    is interrupted, say so in a sentence instead of stopping "Run All". Under nbgrader it does not
+    hide anything: a try-it cell earns no points either way."""
+    from lab.checks import engine
+    limit = engine.TEST_SECONDS if seconds is None else seconds
+    watchdog = _Watchdog(limit)
     try:
-        yield
+        try:
+            yield
+        finally:
+            watchdog.cancel()
+    except checkcell.Overran:
+        print(f"{name} did not finish within {limit:g} s, so this cell stopped it: an endless loop? "
+              "Fix the cell above and run both again.")
+    except KeyboardInterrupt:
+        print(f"Stopped: you interrupted this cell while {name} ran. Run it again when you are ready.")
     except NotImplementedError:
         print(f"{name} is not written yet: fill in its cell above, run it, then run this cell "
               "again.")
