@@ -203,6 +203,13 @@ def cmd_fixtures(args):
 
 
 def main(argv=None):
+    args = parser().parse_args(argv)
+    args.course = args.course.resolve()
+    return args.run(args)
+
+
+def parser():
+    """The command line's parser: every command, its arguments and its help."""
     head, _, rest = __doc__.partition("\n\n")
     parser = argparse.ArgumentParser(prog="python -m lab.grader", description=" ".join(head.split()),
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=rest)
@@ -253,9 +260,7 @@ def main(argv=None):
     p.add_argument("names", nargs="*")
     p.add_argument("--lesson", type=int, help="only this lesson's submissions")
     p.set_defaults(run=cmd_fixtures)
-    args = parser.parse_args(argv)
-    args.course = args.course.resolve()
-    return args.run(args)
+    return parser
 
 
 if __name__ == "__main__":

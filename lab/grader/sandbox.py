@@ -486,9 +486,10 @@ def detect():
 
 DESCRIPTIONS = {
     "namespaces-root": "Linux namespaces (mount, network, PID, IPC, UTS), a private root holding "
-                       "only /usr and Python read-only, run as nobody with no capabilities",
+                       "only /usr, Python and the course's dependencies read-only, run as nobody with no capabilities",
     "namespaces-user": "Linux namespaces inside a user namespace (mount, network, PID, IPC, UTS), "
-                       "a private root holding only /usr and Python read-only, no capabilities",
+                       "a private root holding only /usr, Python and the course's dependencies read-only, "
+                       "no capabilities",
     "process": "a plain child process guarded by an audit hook (no namespaces available here): "
                "weaker, see docs/instructors.md",
 }
