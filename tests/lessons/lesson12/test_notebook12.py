@@ -148,7 +148,12 @@ def test_nbgrader_metadata(master):
     assert len(ids) == len(set(ids)), "grade_ids must be unique"
     graded = {c.id: c.metadata["nbgrader"]["points"] for c in master.cells
               if c.metadata.get("nbgrader", {}).get("grade")}
-    assert graded == {"lab1-tests": 3, "lab1-hidden": 2, "lab2-tests": 7, "lab2-hidden": 3}
+    # each cell is worth its tests' points, declared once with the tests (lab/checks)
+    from lab import checks
+    worth = lambda lab, hidden: sum(t.points for t in checks.tests_for(LESSON, lab, hidden=hidden))
+    assert graded == {"lab1-tests": worth(1, False), "lab1-hidden": worth(1, True),
+                      "lab2-tests": worth(2, False), "lab2-hidden": worth(2, True)}
+    assert graded == {"lab1-tests": 3, "lab1-hidden": 5, "lab2-tests": 7, "lab2-hidden": 4}
     for cell in master.cells:
         meta = cell.metadata.get("nbgrader")
         if meta is None:
