@@ -165,7 +165,10 @@ def test_nbgrader_metadata(master):
         source = by_id(master, cell_id).source
         assert "### BEGIN HIDDEN TESTS" in source and "hidden=True" in source
     headings = "\n".join(c.source for c in master.cells if c.cell_type == "markdown")
-    assert "(15 points)" in headings and "(5 points" in headings and "(10 points" in headings
+    total = sum(graded.values())
+    assert f"({total} points)" in headings
+    assert f"({graded['lab1-tests'] + graded['lab1-hidden']} points" in headings
+    assert f"({graded['lab2-tests'] + graded['lab2-hidden']} points" in headings
 
 
 def test_tau_citations_are_links_to_the_pinned_commit(master):
