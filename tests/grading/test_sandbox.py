@@ -441,10 +441,10 @@ def test_the_worker_holds_no_descriptor_but_its_two_pipes(worker):
 def test_a_gap_cell_that_imports_numpy_is_graded_as_the_notebook_grades_it():
     """Honest code scored 0 when the sandbox hid every site-packages: `import numpy` in a gap
     cell now earns what the same cell earns in the notebook."""
-    import inspect
-    import textwrap
-    from lab import checks, manifest
-    source = "import numpy\n" + textwrap.dedent(inspect.getsource(manifest.reference("run_tool", 4)))
+    from lab import checks, starters
+    reference = starters.definition("run_tool", lesson=4)
+    source = "import numpy\n" + "".join(line for line in reference.splitlines(keepends=True)
+                                        if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line)
     points = sum(t.points for t in checks.tests_for(4, 1, hidden=False))
     cells = [{"grade_id": "lab1-tests", "source": "import lab\nlab.check(4, lab=1)\n", "points": points}]
     result = verdict.grade(4, [("lab1-run-tool", source)], cells, timeout=30)

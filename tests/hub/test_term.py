@@ -20,12 +20,19 @@ def rows_by_student(term):
     return {row["student_id"]: row for row in term.grades}
 
 
-def test_the_exported_grades_are_exactly_15_and_5_of_15(term):
+def _scores():
+    """(ada's, bo's, the assignment's total): what the grading tests expect of the two answers."""
+    samples = fixtures.by_name(LESSON)
+    return samples[ANSWERS["ada"]].score, samples[ANSWERS["bo"]].score, samples["correct"].score
+
+
+def test_the_exported_grades_are_exactly_all_and_lab_1s_of_the_total(term):
     rows = rows_by_student(term)
     ada, bo = term.accounts["ada"].name, term.accounts["bo"].name
+    full, lab1, total = _scores()
     assert set(rows) == {ada, bo}
-    assert (float(rows[ada]["score"]), float(rows[ada]["max_score"])) == (15.0, 15.0)
-    assert (float(rows[bo]["score"]), float(rows[bo]["max_score"])) == (5.0, 15.0)
+    assert (float(rows[ada]["score"]), float(rows[ada]["max_score"])) == (full, total) == (19.0, 19.0)
+    assert (float(rows[bo]["score"]), float(rows[bo]["max_score"])) == (lab1, total) == (8.0, 19.0)
     # the sample answers are the grading tests' own, with the scores those tests expect of them
     expected = {name: fixtures.by_name(LESSON)[fixture].score for name, fixture in
                 ((ada, ANSWERS["ada"]), (bo, ANSWERS["bo"]))}
@@ -45,7 +52,8 @@ def test_each_learner_fetched_the_release_into_their_own_home(term):
 
 
 def test_each_learner_fetched_only_their_own_feedback(term):
-    scores = {"ada": "15.0 / 15.0", "bo": "5.0 / 15.0"}
+    full, lab1, total = _scores()
+    scores = {"ada": f"{full:.1f} / {total:.1f}", "bo": f"{lab1:.1f} / {total:.1f}"}
     for role, pages in term.feedback.items():
         assert len(pages) == 1, f"{role} got {len(pages)} feedback pages: {[p for p, _ in pages]}"
         path, html = pages[0]
@@ -76,7 +84,7 @@ def test_a_second_and_a_late_submission_are_said_once_and_lose_nothing(term):
     newest = max(name.split("+")[2] for name in inbound if name.startswith(bo + "+"))
     row = rows_by_student(term)[bo]
     assert newest.startswith(row["timestamp"]), (newest, row["timestamp"])
-    assert float(row["late_submission_penalty"]) == 0.0 and float(row["score"]) == 5.0
+    assert float(row["late_submission_penalty"]) == 0.0 and float(row["score"]) == _scores()[1]
 
 
 def test_the_term_takes_at_most_90_seconds(term):
