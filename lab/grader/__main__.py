@@ -95,7 +95,11 @@ def cmd_collect(args):
 
 
 def cmd_autograde(args):
-    from lab.grader import autograde
+    from lab.grader import autograde, report
+    try:
+        report.extensions(args.course)   # read before any grading, so a bad row costs no work
+    except ValueError as error:
+        return _fail(f"{error}; nothing was graded")
     try:
         submissions = autograde.run(args.course, assignments=args.assignments or None,
                                     students=args.student or None, jobs=args.jobs,

@@ -102,6 +102,12 @@ def test_bad_extensions_are_refused_in_a_sentence(graded, course_copy, capsys):
     (course_copy / report.EXTENSIONS).write_text("student_id,assignment,hours\ncorrect,x,soon\n")
     assert main(["--course", str(course_copy), "report"]) == 1
     assert "extensions.csv, line 2: give student_id, assignment and hours (a number)" in capsys.readouterr().err
+    # autograde reads the same file before it grades anything, and says so in one sentence
+    assert main(["--course", str(course_copy), "autograde", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().endswith("line 2: give student_id, assignment and hours (a number), as "
+                                "`python -m lab.grader extend` writes them; nothing was graded"), err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_check_refuses_a_course_with_nothing_to_check(tmp_path, capsys):
