@@ -1,4 +1,5 @@
-"""The reference harness, as it stands at the end of the newest lesson the course has written.
+"""The reference harness, as lesson 14 leaves it: the last synchronous harness, the one lessons 01-14
+import and run (syllabus.PACKAGE_LESSON). Lesson 15's async rewrites are in later/.
 
 One module per region, in the order the course teaches them:
 
@@ -11,9 +12,10 @@ One module per region, in the order the course teaches them:
     compaction.py  6 environment   outlasting the context window
 
 syllabus.py says which lesson introduces each definition and whether it is given or a gap there;
-earlier/ keeps the older versions of definitions a later lesson rewrites; gaps/ holds the text
-that stands in a learner's starter where a gap is. `python -m lab starter N` builds the single
-harness.py a learner starts lesson N from. This package never imports `lab`.
+earlier/ keeps the older versions of definitions a later lesson rewrites, and later/ the newer
+versions of the lessons after 14 (`python -m lab end 15` is the whole harness of lesson 15); gaps/
+holds the text that stands in a learner's starter where a gap is. `python -m lab starter N` builds
+the single harness.py a learner starts lesson N from. This package never imports `lab`.
 """
 
 from .messages import SYSTEM, error_message, render, text_of, tool_calls, user_message

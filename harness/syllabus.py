@@ -11,12 +11,19 @@ A Step's kind is what the learner meets at that lesson and lab:
              in the reference is theirs: the starter holds gaps/lessonNN.py's text in its place;
     "spec"   the whole definition is theirs: the starter holds only its spec from gaps/.
 
-The text of a definition as an earlier lesson left it lives in earlier/lessonNN.py, named as here.
+The package holds each definition as lesson PACKAGE_LESSON leaves it. The text of a definition as
+an earlier lesson left it lives in earlier/lessonNN.py, and as a lesson after PACKAGE_LESSON rewrites
+it in later/lessonNN.py (later/__init__.py says why), named as here.
 Which labs a lesson has, and which names each lab asks for, follow from this table alone
 (lab/manifest.py works them out); nothing else lists them.
 """
 
 from typing import NamedTuple
+
+
+# The lesson whose end state the package itself holds: the last synchronous harness, which the
+# notebooks, checks and grader of lessons 01-14 import and run as it is.
+PACKAGE_LESSON = 14
 
 
 class Step(NamedTuple):
@@ -54,20 +61,20 @@ UNITS = {
     "int_arg": [_g(6)],
     "tool_specs": [_g(2)],
     "briefing": [_spec(13, 1)],
-    "run_tool": [_gap(2), _gap(4)],
+    "run_tool": [_gap(2), _gap(4), _gap(15)],
     "MAX_LINES": [_g(6)],
     "MAX_BYTES": [_g(6)],
     "truncate_head": [_gap(6)],
     "truncate_tail": [_gap(6)],
     "make_read_tool": [_g(2), _g(4), _g(6)],
     "make_write_tool": [_g(3), _g(4)],
-    "make_bash_tool": [_g(4), _g(6)],
+    "make_bash_tool": [_g(4), _g(6), _g(15)],
     "CONSEQUENTIAL": [_g(14)],
     "gate": [_spec(14)],
     "COMMAND_RULES": [_g(14)],
     "command_rules": [_spec(14)],
     # 3 loop
-    "run_agent": [_gap(1), _gap(2), _gap(3), _gap(5), _gap(7), _gap(9), _gap(10)],
+    "run_agent": [_gap(1), _gap(2), _gap(3), _gap(5), _gap(7), _gap(9), _gap(10), _gap(15)],
     "context_for_model": [_gap(10)],
     "INTERRUPTED": [_g(10)],
     "repair_tool_history": [_gap(10)],
@@ -80,10 +87,11 @@ UNITS = {
     "Harness.steer": [_gap(9)],
     "Harness.follow_up": [_gap(9)],
     "Harness.subscribe": [_g(11)],
-    "Harness._notify": [_g(11)],
+    "Harness._notify": [_g(11), _gap(15, 2)],
     "Harness.replace_messages": [_g(12, 2)],
     "Harness._drain": [_gap(9)],
-    "Harness._run": [_gap(8), _gap(9), _g(11)],
+    "Harness._run": [_gap(8), _gap(9), _g(11),
+                     _gap(15, 2, "all but the line before the yield, which is yours")],
     "session": [_spec(13, 2)],
     # 5 frontends
     "JsonRenderer": [_g(7)],
@@ -106,10 +114,10 @@ UNITS = {
     "persist_to": [_gap(11)],
     "estimate_tokens": [_g(12, 1)],
     "SUMMARY_SYSTEM": [_g(12, 1)],
-    "summarize": [_spec(12, 1)],
+    "summarize": [_spec(12, 1), _g(15, note="now async: it awaits the model")],
     "find_cut": [_gap(12, 2, "the walk back. The snap forward is yours")],
-    "compact": [_spec(12, 2)],
-    "maybe_compact": [_g(12, 2)],
+    "compact": [_spec(12, 2), _g(15, note="now async: it awaits summarize")],
+    "maybe_compact": [_g(12, 2), _g(15, note="now async: it awaits compact")],
     "DATA_RULE": [_g(14)],
     "QuotingWriter": [_g(14)],
     "QuotingWriter.__init__": [_g(14)],

@@ -26,10 +26,16 @@ def _the_course_harness():
 
 _the_course_harness()
 
+from .sourcelines import hide_markers  # noqa: E402
+
+hide_markers()   # a traceback through the reference quotes no solution markers
+
 from .builders import call, reply, say, text, tool_result, user
 from .display import big_log, count_tokens, render_request, shape, show, validate
 from .display import Captured, capture_stdout, event_types
 from .virtual_time import clock
+from .chat_server import ChatServer, answer_status
+from .chat_template import ALTERNATING_TEMPLATE, TemplateModel
 from .model import CACHED_RATE, Request, ScriptError, ScriptedModel, fail, forever
 from .props import briefed, guesser, gullible, orders_in, recall, summariser
 from .shell import Shell, reaches_network
@@ -43,3 +49,7 @@ from .async_stage import (AsyncScriptedModel, AsyncShell, Deadlock, Keystroke, O
 # The start page in the learner's folder follows every answer saved in this kernel (it hooks itself
 # onto the answers store when imported).
 from . import startpage  # noqa: E402,F401
+# In a kernel, a demonstration that runs the learner's code stops at the checks' time limit.
+from . import demo_guard  # noqa: E402
+
+demo_guard.install()

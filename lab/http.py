@@ -3,9 +3,10 @@
     status, headers, body = await lab.http.post_json(url, payload, {"authorization": "Bearer k"})
 
 The function never judges a reply: a 429 or a 503 comes back as a status like a 200 does, so
-the adapter decides what each status means. The one exception it lets out is
-httpx.TransportError, for a request that got no answer at all (no server at the URL, a
-connection cut, a time-out), since then there is no status to read.
+the adapter decides what each status means. The one exception it lets out is NoReply, for a
+request that got no answer at all (no server at the URL, a connection cut, a time-out), since then
+there is no status to read. NoReply is both an httpx.TransportError and a ConnectionError, so an
+adapter catches it as `except ConnectionError:` without importing httpx.
 """
 
 import ipaddress
@@ -17,14 +18,19 @@ import httpx
 DEFAULT_TIMEOUT = 60.0   # seconds; a long reply from a real model can take most of a minute
 
 
+class NoReply(httpx.TransportError, ConnectionError):
+    """No reply came back from the URL: no server there, a connection cut, a time-out. The
+    httpx error it stands for is its __cause__."""
+
+
 async def post_json(url, payload, headers=None, timeout=DEFAULT_TIMEOUT):
     """POST `payload` as JSON to `url` and return (status, headers, body_text).
 
     status is the int status code, headers a dict with lower-case names, body_text the reply's
     body decoded as text, whatever it holds (JSON, an HTML error page, nothing). `headers` are
-    sent as given, with content-type application/json added unless one is there. Raises
-    httpx.TransportError (httpx.ConnectError, httpx.ReadTimeout, ...) when no reply came back,
-    and TypeError, before anything is sent, for a payload that cannot be written as JSON.
+    sent as given, with content-type application/json added unless one is there. Raises NoReply
+    (an httpx.TransportError and a ConnectionError) when no reply came back, and TypeError,
+    before anything is sent, for a payload that cannot be written as JSON.
     """
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise ValueError(f"post_json() takes a URL that starts with http:// or https://, not {url!r}.")
@@ -38,9 +44,22 @@ async def post_json(url, payload, headers=None, timeout=DEFAULT_TIMEOUT):
     sent.setdefault("content-type", "application/json")
     # One client per call: nothing outlives the request, so a cell or a test leaves no open
     # connection behind; the course sends a request every few seconds at most, not hundreds.
-    async with httpx.AsyncClient(timeout=timeout, trust_env=not _is_loopback(url)) as client:
-        response = await client.post(url, content=body.encode(), headers=sent)
+    try:
+        async with httpx.AsyncClient(timeout=timeout, trust_env=not _is_loopback(url)) as client:
+            response = await client.post(url, content=body.encode(), headers=sent)
+    except httpx.TransportError as error:
+        raise NoReply(f"No reply came from {url}: {_why(error, timeout)}.") from error
     return response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.text
+
+
+def _why(error, timeout):
+    """What became of a request that got no reply, in a few words."""
+    if isinstance(error, httpx.TimeoutException):
+        within = f"within {timeout:g} seconds" if isinstance(timeout, (int, float)) else "in time"
+        return f"nothing came back {within}"
+    if isinstance(error, httpx.ConnectError):
+        return f"no server took the connection ({error or 'refused'})"
+    return f"the connection broke off ({type(error).__name__}: {error or 'no detail'})"
 
 
 def _is_loopback(url):

@@ -20,6 +20,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# Run as a script, this folder comes first on sys.path, and lab/http.py would then stand in for the
+# standard library's http (which the course's server imports): the folder above is the one to use.
+if sys.path and sys.path[0] and os.path.abspath(sys.path[0]) == HERE:
+    sys.path.pop(0)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 

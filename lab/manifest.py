@@ -29,19 +29,41 @@ class NotFound(LookupError):
 
 
 def reference(name, lesson=None):
-    """The reference's object for a full name (for a property, the property itself): the final
-    one, or, given `lesson`, the version that lesson leaves, made from its text in
-    harness/earlier/ in the globals of the module that defines it."""
+    """The reference's object for a full name (for a property, the property itself): the
+    package's, or, given `lesson`, the version that lesson leaves. An older one is made from its
+    text in harness/earlier/ in the globals of the module that defines it; a newer one (a
+    lesson after syllabus.PACKAGE_LESSON rewrote it) is taken from the whole harness.py of that
+    lesson, run, so that it calls the other definitions of its own lesson."""
     owner, attribute = owner_of(name), bare(name)
     final = inspect.getattr_static(getattr(harness, owner), attribute) if owner else getattr(harness, attribute)
-    if lesson is None or not any(s.lesson > lesson for s in syllabus.UNITS[name]):
+    steps = syllabus.UNITS[name]
+    past = [s for s in steps if lesson is None or s.lesson <= lesson]
+    home = [s for s in steps if s.lesson <= syllabus.PACKAGE_LESSON] or steps[:1]
+    if lesson is None or not past or past[-1] is home[-1]:
         return final
+    if past[-1].lesson > home[-1].lesson:
+        module = _run_whole(lesson)
+        value = getattr(module, owner).__dict__[attribute] if owner else getattr(module, attribute)
+        return value
     text = starters.definition(name, lesson=lesson)
     home = inspect.getmodule(_function(final) if owner or callable(final) else getattr(harness, attribute))
     scope = dict(vars(home)) if home is not None else {}
     exec(compile(text, f"<{name} as lesson {lesson} leaves it>", "exec"), scope)
     value = scope[attribute]
     return property(value) if isinstance(final, property) else value
+
+
+_WHOLE = {}
+
+
+def _run_whole(lesson):
+    """The harness.py of the end of `lesson`, run as a module of its own (one a lesson, kept)."""
+    if lesson not in _WHOLE:
+        module = types.ModuleType(f"reference_at_lesson_{lesson:02d}")
+        module.__file__ = f"<harness.py as lesson {lesson} leaves it>"
+        exec(compile(starters.text_at(starters.Stage(lesson)), module.__file__, "exec"), module.__dict__)
+        _WHOLE[lesson] = module
+    return _WHOLE[lesson]
 
 
 def kind(name):

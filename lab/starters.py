@@ -6,15 +6,16 @@
 
 Nothing here is kept by hand: the reference's modules give the text of every definition,
 harness/syllabus.py says which lesson brings each one in and whether it is given or a gap,
-harness/earlier/ gives older versions and harness/gaps/ the text that stands where a gap is.
+harness/earlier/ gives older versions, harness/later/ the versions of the lessons after the
+package's own (syllabus.PACKAGE_LESSON), and harness/gaps/ the text that stands where a gap is.
 """
 
 import ast
 import difflib
 import importlib
-import inspect
 import re
 import textwrap
+from pathlib import Path
 from typing import NamedTuple
 
 from harness import syllabus
@@ -122,7 +123,9 @@ def _split(source, prefix=""):
 
 
 def _module_source(name):
-    return inspect.getsource(importlib.import_module(name))
+    """The module's file as it is on disk, markers and all: read here, never through linecache,
+    where lab.sourcelines serves the harness's lines to tracebacks with the markers blanked."""
+    return Path(importlib.import_module(name).__file__).read_text(encoding="utf-8")
 
 
 def _reference():
@@ -130,13 +133,48 @@ def _reference():
     return [(m, _split(_module_source(f"harness.{m}"))) for m in MODULES]
 
 
-def _earlier(lesson):
-    """{name: text} of the definitions as lesson `lesson` leaves them, from harness/earlier/."""
+def _versions(folder, lesson):
+    """{name: text} of the definitions as lesson `lesson` leaves them, from harness/<folder>/."""
     try:
-        source = _module_source(f"harness.earlier.lesson{lesson:02d}")
+        source = _module_source(f"harness.{folder}.lesson{lesson:02d}")
     except ModuleNotFoundError:
         return {}
     return {u.name: u.text for kind, u in _split(source) if kind == "unit"}
+
+
+def _later_imports():
+    """The import lines of harness/later/'s modules: what their definitions need (inspect, say)
+    that the package, as the last synchronous lesson leaves it, does not import."""
+    found = []
+    for step_lesson in sorted({s.lesson for steps in syllabus.UNITS.values() for s in steps
+                               if s.lesson > syllabus.PACKAGE_LESSON}):
+        try:
+            source = _module_source(f"harness.later.lesson{step_lesson:02d}")
+        except ModuleNotFoundError:
+            continue
+        found += [l for kind, u in _split(source) if kind == "import" and not u.text.startswith("from ")
+                  for l in u.text.splitlines()]
+    return found
+
+
+def _home(steps):
+    """The step whose version the package itself holds: the last one at or before
+    syllabus.PACKAGE_LESSON, or the first, for a definition brought in after that lesson."""
+    held = [s for s in steps if s.lesson <= syllabus.PACKAGE_LESSON]
+    return held[-1] if held else steps[0]
+
+
+def _version(name, step, steps, package_text, cache):
+    """The text of `name` as `step` leaves it: the package's, or earlier/'s or later/'s."""
+    home = _home(steps)
+    if step is home:
+        return package_text
+    folder = "later" if step.lesson > home.lesson else "earlier"
+    texts = cache.setdefault((folder, step.lesson), _versions(folder, step.lesson))
+    if name not in texts:
+        raise _Missing(f"{name} as lesson {step.lesson} leaves it is not written yet "
+                       f"(harness/{folder}/lesson{step.lesson:02d}.py)")
+    return texts[name]
 
 
 def _gaps(lesson):
@@ -169,28 +207,22 @@ def _fill_gap(text, gap):
 
 def definition(name, markers=False, lesson=None):
     """The text of one definition (a name of syllabus.UNITS), with its solution markers when
-    `markers` is True: as the reference has it, or, given `lesson`, as that lesson leaves it (the
-    reference, or harness/earlier/ where a later lesson rewrites it). What a notebook's solution
-    cell is made from."""
+    `markers` is True: as the package has it, or, given `lesson`, as that lesson leaves it (the
+    package, harness/earlier/ or harness/later/, see _home). What a notebook's solution cell is
+    made from."""
     text = None
-    if lesson is not None:
-        steps = [s for s in syllabus.UNITS.get(name, []) if s.lesson <= lesson]
-        if not steps:
-            raise StarterError(f"{name} does not exist yet at lesson {lesson}")
-        later = [s for s in syllabus.UNITS[name] if s.lesson > lesson]
-        if later:
-            older = _earlier(steps[-1].lesson)
-            if name not in older:
-                raise _Missing(f"{name} as lesson {steps[-1].lesson} leaves it is not written yet "
-                               f"(harness/earlier/lesson{steps[-1].lesson:02d}.py)")
-            text = older[name]
-    if text is None:
-        for _, pieces in _reference():
-            for kind, unit in pieces:
-                if kind == "unit" and unit.name == name:
-                    text = unit.text
+    for _, pieces in _reference():
+        for kind, unit in pieces:
+            if kind == "unit" and unit.name == name:
+                text = unit.text
     if text is None:
         raise StarterError(f"the reference harness has no definition named {name}")
+    if lesson is not None:
+        steps = syllabus.UNITS.get(name, [])
+        past = [s for s in steps if s.lesson <= lesson]
+        if not past:
+            raise StarterError(f"{name} does not exist yet at lesson {lesson}")
+        text = _version(name, past[-1], steps, text, {})
     return textwrap.dedent(text if markers else _strip_markers(text))
 
 
@@ -247,7 +279,7 @@ class _Missing(StarterError):
 def _text_at(stage, solved, every_gap, own):
     now = stage.key()
     imports, out = [], []
-    earlier_cache = {}
+    cache = {}
     for module, pieces in _reference():
         chosen, banners = [], []
         for kind, unit in pieces:
@@ -271,14 +303,7 @@ def _text_at(stage, solved, every_gap, own):
             at_this_lab = stage.lab is not None and (step.lesson, step.lab) == (stage.lesson, stage.lab)
             if every_gap and stage.lab is not None and step.lesson == stage.lesson and step.kind != "given":
                 at_this_lab = True
-            if step is steps[-1]:
-                text = unit.text
-            else:
-                older = earlier_cache.setdefault(step.lesson, _earlier(step.lesson))
-                if unit.name not in older:
-                    raise _Missing(f"{unit.name} as lesson {step.lesson} leaves it is not written yet "
-                                       f"(harness/earlier/lesson{step.lesson:02d}.py)")
-                text = older[unit.name]
+            text = _version(unit.name, step, steps, unit.text, cache)
             if unit.name in own and (solved or not at_this_lab):
                 text = own[unit.name]
             elif at_this_lab and solved and step.kind in ("spec", "gap"):
@@ -298,7 +323,9 @@ def _text_at(stage, solved, every_gap, own):
     # An import comes in with the first definition that uses it (json with lesson 7's renderer,
     # deque with lesson 9's queues), so an early lesson's file carries none it does not need.
     body = "\n".join(unit.text for unit in out)
+    imports += [line for line in _later_imports() if line not in imports]
     imports = [line for line in imports if _binds(line) & set(re.findall(r"\w+", body))]
+    imports.sort(key=lambda line: (line.startswith("from "), line))  # as isort would have them
     parts = ["\n".join(imports)] if imports else []
     for unit in out:
         parts.append("\n" * (max(unit.blanks, 1) if parts else 0) + unit.text)

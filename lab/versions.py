@@ -7,7 +7,8 @@ code a demonstration ran on.
                                   kernel, and lesson 3's reference until then
     lab.ran_on(3, "demo-loop")    the line under a demonstration saying whose code it ran on
 
-The package `harness` is the final reference: its run_agent, say, is lesson 10's, with another
+The package `harness` is the reference as lesson 14 leaves it (harness/later/ holds what lesson 15
+rewrites, so harness_at(15) is async): its run_agent, say, is lesson 10's, with another
 signature than lesson 3's. A lesson's cells need the versions the learner has at that point of the
 course. They come from the same generator that writes the learner's harness.py, so they can never
 differ from what `python -m lab end N` prints.

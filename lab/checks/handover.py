@@ -37,6 +37,38 @@ class Record:
         return f"Record({shape(self.items)})"
 
 
+class Live:
+    """A list that stays in the test's process and is walked live: append(), remove(), `in`,
+    len(), indexing, and iteration over the list itself, so that code walking it sees a removal
+    made during the walk, as it would over a list of its own. Handed to the learner's code under
+    the grader, it is a handle; a plain list would arrive there as a copy, and a listener that
+    unsubscribes itself on the test's side would never be seen to have gone."""
+
+    def __init__(self, items=()):
+        self.items = list(items)
+
+    def append(self, item):
+        self.items.append(item)
+
+    def remove(self, item):
+        self.items.remove(item)
+
+    def __contains__(self, item):
+        return item in self.items
+
+    def __iter__(self):
+        return iter(self.items)   # the list itself, not a copy: that is the point
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, index):
+        return self.items[index]
+
+    def __repr__(self):
+        return f"Live({self.items!r})"
+
+
 class ListModel:
     """`model` behind an adapter that hands it the messages as a plain list, whatever kind of
     sequence the learner's code sends (a Record, a tuple, a handle from the worker)."""

@@ -16,6 +16,7 @@ the notebook. It earns nothing when it could not run its tests at all: a gap not
 that cannot be read, lab.require_pass refused, or the cell's own code raising.
 """
 
+import asyncio
 import hashlib
 import json
 import time
@@ -369,6 +370,11 @@ class GradingLab:
                 result = checks.Result(t, False, _abort_reason(session, error), False)
                 session._stop()
                 return result
+            except asyncio.CancelledError as error:
+                # A BaseException that crosses the wire as itself (a cancellation the learner's
+                # coroutine let go, or raised with nothing cancelling it): the notebook's thread
+                # reports it in these words (lab.checkcell), and grading goes on to the next test.
+                return checks.Result(t, False, f"it raised {type(error).__name__}: {error}", False)
 
         def spent():
             return (f"the cell's {session.timeout:g} s had already run out" if session.out_of_time()

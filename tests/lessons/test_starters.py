@@ -57,6 +57,38 @@ def test_earlier_versions_hold_only_what_a_later_lesson_changes():
             assert past and later, f"earlier/{info.name}.py keeps {unit.name}, which no later lesson changes"
 
 
+def test_later_versions_hold_exactly_what_their_lesson_rewrites():
+    """harness/later/lessonNN.py holds a definition only if lesson NN rewrites it after the
+    package's own lesson, and every such rewrite is there: the package itself never changes."""
+    import pkgutil
+    import harness.later as later
+    held = {}
+    for info in pkgutil.iter_modules(later.__path__):
+        number = int(info.name[len("lesson"):])
+        assert number > syllabus.PACKAGE_LESSON, f"later/{info.name}.py is not after the package's lesson"
+        for kind, unit in starters._split(starters._module_source(f"harness.later.{info.name}")):
+            if kind == "unit" and unit.text.strip() != f"class {unit.name}:":
+                held.setdefault(number, set()).add(unit.name)
+    rewrites = {}
+    for name, steps in syllabus.UNITS.items():
+        home = starters._home(steps)
+        for step in steps:
+            if step.lesson > home.lesson:
+                rewrites.setdefault(step.lesson, set()).add(name)
+    assert held == rewrites
+
+
+def test_the_package_is_the_harness_its_own_lesson_leaves():
+    """`import harness` runs exactly as lesson PACKAGE_LESSON's harness.py, so the lessons up to it
+    see their own harness whatever later lessons rewrite."""
+    end = definitions(starters.text_at(Stage(syllabus.PACKAGE_LESSON)))
+    for name in syllabus.UNITS:
+        if starters._home(syllabus.UNITS[name]).lesson > syllabus.PACKAGE_LESSON:
+            continue   # brought in after it: the package holds its first version
+        if name in end:
+            assert manifest.reference(name) is manifest.reference(name, syllabus.PACKAGE_LESSON), name
+
+
 @pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
 def test_each_generated_file_is_python_and_loads(lesson, lab, tmp_path):
     for stage in (Stage(lesson, lab), Stage(lesson)):

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import httpx
 import pytest
 
-from lab.http import _is_loopback, post_json
+from lab.http import NoReply, _is_loopback, post_json
 
 
 class Answers(BaseHTTPRequestHandler):
@@ -86,6 +86,20 @@ def test_no_server_raises_a_transport_error():
         port = s.getsockname()[1]
     with pytest.raises(httpx.TransportError):
         post(f"http://127.0.0.1:{port}/ok", {})
+
+
+def test_no_server_is_a_no_reply_an_adapter_catches_as_a_connection_error():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1/chat/completions"
+    with pytest.raises(ConnectionError) as raised:   # no httpx needed to catch it
+        post(url, {})
+    assert isinstance(raised.value, NoReply) and isinstance(raised.value, httpx.TransportError)
+    assert isinstance(raised.value, OSError) and isinstance(raised.value.__cause__, httpx.ConnectError)
+    message = str(raised.value)
+    assert message.startswith(f"No reply came from {url}: ") and message.endswith(".")
+    assert message.count(". ") == 0   # one sentence
 
 
 def test_bad_arguments_are_refused_in_a_sentence_before_anything_is_sent():
