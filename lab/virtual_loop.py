@@ -202,19 +202,29 @@ def meanwhile(coro, limit=DEFAULT_LIMIT):
         raise RuntimeError("lab.meanwhile is already running a virtual loop; inside a coroutine "
                            "on it, await the other coroutine directly instead of calling "
                            "meanwhile() again.")
-    try:
-        asyncio.get_running_loop()
-        in_a_loop = True
-    except RuntimeError:
-        in_a_loop = False
-    if in_a_loop:
+    stale = _stale_running_loop()
+    if stale is None and asyncio._get_running_loop() is not None:
         return _in_a_thread(coro, limit)
     # Outside the except clause: an exception of the coroutine's must not get ours as context.
     try:
         loop, main, ran_out = _start(coro, limit, contextvars.copy_context())
         return _finish(loop, main, coro, limit, ran_out)
     finally:
+        asyncio._set_running_loop(stale)
         _one_at_a_time.release()
+
+
+def _stale_running_loop():
+    """A record of a running loop that this thread holds although no loop runs in it, taken away
+    (and returned, for putting back afterwards); None when the record is true or there is none.
+    A synchronous wrapper around another event loop (jupyter_client's, under nbclient and nbgrader,
+    in a grader's process) can leave one behind. Believing it, meanwhile would hand back an
+    awaitable where a value is wanted, and asyncio would refuse to start the virtual loop."""
+    loop = asyncio._get_running_loop()
+    if loop is None or (loop.is_running() and getattr(loop, "_thread_id", None) == threading.get_ident()):
+        return None
+    asyncio._set_running_loop(None)
+    return loop
 
 
 def _in_a_thread(coro, limit):

@@ -447,3 +447,21 @@ def test_no_ending_writes_to_stderr():
     assert out.stderr == ""
     assert out.stdout.split() == ["Deadlock", "OutOfTime", "ValueError", "Unheard", "RuntimeError",
                                   "None", "CancelledError"]
+
+
+def test_a_stale_record_of_a_running_loop_is_not_believed_and_is_put_back():
+    # A synchronous wrapper around another loop (jupyter_client's, in the grader's process) can
+    # leave this thread's record of a running loop behind. Believed, it made meanwhile hand back
+    # an awaitable instead of the value, and asyncio refuse to start the virtual loop.
+    stopped = asyncio.new_event_loop()
+    asyncio._set_running_loop(stopped)
+    try:
+        async def main():
+            await asyncio.sleep(5)
+            return "done"
+        start = lab.clock.now
+        assert lab.meanwhile(main()) == "done" and lab.clock.now - start == 5
+        assert asyncio._get_running_loop() is stopped   # whoever left it finds it as it was
+    finally:
+        asyncio._set_running_loop(None)
+        stopped.close()
