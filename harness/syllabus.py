@@ -122,6 +122,28 @@ UNITS = {
     "QuotingWriter": [_g(14)],
     "QuotingWriter.__init__": [_g(14)],
     "QuotingWriter.complete": [_gap(14)],
+    # 7 adapters
+    "PORTABLE_ID": [_g(16)],
+    "portable_id": [_gap(16, 1)],
+    "merge_runs": [_gap(16, 1)],
+    "tool_call_line": [_g(16)],
+    "tools_prompt": [_g(16)],
+    "template_messages": [_gap(16, 1)],
+    "chat_request": [_gap(16, 2)],
+    "TOO_LONG": [_g(16, 2)],
+    "STOP_REASONS": [_g(16, 2)],
+    "provider_error": [_g(16, 2)],
+    "chat_reply": [_gap(16, 2)],
+    "ChatTemplate": [_g(16)],
+    "ChatTemplate.to_request": [_g(16, marked=False)],
+    "ChatTemplate.from_response": [_g(16, marked=False)],
+    "ChatCompletions": [_g(16, 2)],
+    "ChatCompletions.__init__": [_g(16, 2, marked=False)],
+    "ChatCompletions.to_request": [_g(16, 2, marked=False)],
+    "ChatCompletions.from_response": [_g(16, 2, marked=False)],
+    "AdapterModel": [_g(16)],
+    "AdapterModel.__init__": [_g(16, marked=False)],
+    "AdapterModel.complete": [_g(16, marked=False)],
 }
 
 def lesson_units(lesson):

@@ -5,7 +5,8 @@ them. lab.manifest and lab.starters both stand on it; it stands on the syllabus 
 
 from harness import syllabus
 
-MODULES = ["messages", "tools", "loop", "harness", "frontends", "sessionlog", "compaction"]
+MODULES = ["messages", "tools", "loop", "harness", "frontends", "sessionlog", "compaction",
+           "adapters"]
 
 
 def _learner_steps(lesson):
