@@ -10,6 +10,9 @@
     python -m lab build 12 [--check]     make lesson 12's notebook from its source and run it, and
                                          regenerate docs/grade-ids.md
     python -m lab new 15 "Title" --gap NAME   a new lesson from the template (lab/lessons/new.py)
+    python -m lab agent --harness F --base-url URL --model NAME --dir DIR ["prompt"]
+                                         run a harness as an interactive coding agent (lab/agent;
+                                         --demo: against the course's scripted server)
 """
 
 import argparse
@@ -20,6 +23,10 @@ from lab import starters
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["agent"]:       # its options are its own: lab/agent/cli.py parses them
+        from lab import agent
+        return agent.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m lab", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("starter", help="print the harness.py a lesson (or one of its labs) starts from")
@@ -41,6 +48,7 @@ def main(argv=None):
     p.add_argument("title")
     p.add_argument("--gap", action="append", default=[], metavar="NAME",
                    help="a definition lab 1 asks the learner to write (repeatable): summarize, SessionLog.rows")
+    sub.add_parser("agent", help="run a harness as an interactive coding agent (python -m lab agent --help)")
     args = parser.parse_args(argv)
     if args.command == "new":
         from lab.lessons import new
