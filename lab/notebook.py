@@ -15,7 +15,7 @@ import os
 import threading
 import traceback
 
-from lab import checkcell, figures, rungs, starters
+from lab import checkcell, figures, rungs, starters, virtual_loop
 from lab.rungs import text
 
 
@@ -127,8 +127,14 @@ class _Watchdog:
             if self._done:
                 return
             self.fired = True
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target),
-                                                       ctypes.py_object(checkcell.Overran))
+            # A cell awaiting lab.meanwhile runs the learner's code in meanwhile's thread, while
+            # this one sits in the kernel's event loop: the stop goes where the code runs, and
+            # reaches the cell as the outcome of its await.
+            self.sent_to = virtual_loop.interrupt_worker(checkcell.Overran)
+            if self.sent_to is None:
+                self.sent_to = self.target
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target),
+                                                           ctypes.py_object(checkcell.Overran))
 
     def cancel(self):
         self._timer.cancel()
@@ -136,7 +142,7 @@ class _Watchdog:
             self._done = True
             if self.fired:
                 import ctypes
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target), None)
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.sent_to), None)
 
 
 @contextlib.contextmanager

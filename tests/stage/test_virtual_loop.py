@@ -465,3 +465,30 @@ def test_a_stale_record_of_a_running_loop_is_not_believed_and_is_put_back():
     finally:
         asyncio._set_running_loop(None)
         stopped.close()
+
+
+def test_an_interrupted_cell_stops_a_coroutine_that_never_awaits_and_frees_the_loop():
+    # A cell's interrupt cancels what it awaits; a coroutine spinning without an await never sees
+    # that, so its thread is interrupted a moment later, and the next meanwhile() may start.
+    import time
+
+    async def spin():
+        while True:
+            pass
+
+    async def cell():
+        waiting = lab.meanwhile(spin())     # a loop runs here, so meanwhile uses a thread
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+
+    asyncio.run(cell())
+    deadline = time.monotonic() + 10
+    while virtual_loop.worker_thread() is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert virtual_loop.worker_thread() is None
+
+    async def fine():
+        return "ran"
+    assert lab.meanwhile(fine()) == "ran"
