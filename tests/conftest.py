@@ -7,8 +7,6 @@ else is shared out test by test.
 A test run for one lesson carries "lessonNN" in its id, so that `make test LESSON=NN` (pytest -k
 lessonNN) selects exactly that lesson's tests; collection stops on a test that does not."""
 
-import asyncio
-
 import pytest
 
 GROUPS = ("grading", "browser", "hub")
@@ -41,15 +39,3 @@ def pytest_collection_modifyitems(items):
             if group:
                 item.add_marker(pytest.mark.xdist_group(group))
 
-
-# A test elsewhere in the same worker (a kernel client run through a synchronous wrapper, nbgrader's
-# own runs) can leave asyncio's per-thread record of a running loop behind after its loop stopped.
-# A plain test function never runs inside a loop, so each test starts with that record clear, and
-# the record is put back as it was afterwards. (lab.meanwhile itself does not believe a stale one:
-# tests/stage/test_virtual_loop.py.)
-@pytest.fixture(autouse=True)
-def no_stale_running_loop():
-    left = asyncio._get_running_loop()   # a plain test function never runs inside a loop
-    asyncio._set_running_loop(None)
-    yield
-    asyncio._set_running_loop(left)

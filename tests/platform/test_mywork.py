@@ -271,13 +271,25 @@ def test_the_readme_the_start_page_and_the_starter_say_the_same_of_the_plan():
     readme = (root / "README.md").read_text(encoding="utf-8")
     planned = [n for n in startpage.PLANNED if n not in lessons.written()]
     assert "the map of the sixteen lessons" in " ".join(readme.split()) and len(startpage.PLANNED) == 16
-    row = next(line for line in readme.splitlines() if line.startswith(f"| {planned[0]:02d}"))
-    assert "planned, not written yet" in row
-    assert all(startpage.PLANNED[n] in row for n in planned)
     page = startpage.text()
-    for n in planned:
-        assert re.search(rf"^\| {n:02d} \| {re.escape(startpage.PLANNED[n])} \| planned, not written yet \|", page, re.M)
-    done = subprocess.run([sys.executable, "-m", "lab", "starter", str(planned[0])], capture_output=True,
-                          text=True, cwd=root)
-    assert "planned, not written yet" in done.stderr
+    if not planned:
+        # Every lesson of the plan is written: nothing anywhere may still call one planned, and
+        # the README's table and the start page's map both have a row for each of the sixteen.
+        assert "planned, not written yet" not in readme and "planned, not written yet" not in page
+        for n, title in startpage.PLANNED.items():
+            assert re.search(rf"^\| {n:02d} \| {re.escape(title)} \|", readme, re.M), n
+            assert re.search(rf"^\| {n:02d} \| .*{re.escape(title)}", page, re.M), n
+        beyond = max(startpage.PLANNED) + 1
+        done = subprocess.run([sys.executable, "-m", "lab", "starter", str(beyond)], capture_output=True,
+                              text=True, cwd=root)
+        assert done.returncode == 2 and "is not in the course's plan" in done.stderr
+    else:
+        row = next(line for line in readme.splitlines() if line.startswith(f"| {planned[0]:02d}"))
+        assert "planned, not written yet" in row
+        assert all(startpage.PLANNED[n] in row for n in planned)
+        for n in planned:
+            assert re.search(rf"^\| {n:02d} \| {re.escape(startpage.PLANNED[n])} \| planned, not written yet \|", page, re.M)
+        done = subprocess.run([sys.executable, "-m", "lab", "starter", str(planned[0])], capture_output=True,
+                              text=True, cwd=root)
+        assert "planned, not written yet" in done.stderr
     assert "--from" in readme and " -o " in readme
