@@ -4,9 +4,11 @@ Once a lab passes, the demonstrations after it run on the learner's definitions 
 and every lesson lists those cells in its DEMOS. A definition that passed the tests can still loop
 for ever on a demonstration's input, and a cell that never ends looks to the learner like a
 broken notebook. In a kernel, install() hooks IPython so that such a cell, when it runs on any of
-the learner's code, is stopped at lab.checks.engine.TEST_SECONDS, as a try-it cell is, and an
-overrun or an interrupt of it is one sentence instead of a traceback. Every other cell is left
-exactly as IPython runs it.
+the learner's code, is stopped after LIMIT_TESTS times the checks' own limit
+(lab.checks.engine.TEST_SECONDS): a demonstration is several runs and often a figure, and a busy
+machine is slow, so it gets more than one test's time, and an endless loop is still stopped in a
+sentence, never a hung cell. An overrun or an interrupt is one sentence instead of a traceback.
+Every other cell is left exactly as IPython runs it.
 
 Our simplification: the limit stops code that runs in the cell's own thread. A coroutine that
 lab.meanwhile runs in a thread of its own is bounded in virtual seconds by meanwhile's limit."""
@@ -16,6 +18,7 @@ from lab.checkcell import Overran
 from lab.checks import engine
 from lab.notebook import _Watchdog
 
+LIMIT_TESTS = 6   # a demonstration's limit, in checks' time limits
 _guarding = {}   # the cell being run, while it is guarded: {"names": [...], "watchdog": ...}
 
 
@@ -38,7 +41,11 @@ def _before(info):
         return   # a try-it cell has its own limit and its own sentence
     names = learners_in(getattr(info, "cell_id", None))
     if names:
-        _guarding.update(names=names, watchdog=_Watchdog(engine.TEST_SECONDS))
+        _guarding.update(names=names, watchdog=_Watchdog(_limit()))
+
+
+def _limit():
+    return engine.TEST_SECONDS * LIMIT_TESTS
 
 
 def _after(result):
@@ -55,7 +62,7 @@ def _handler(shell, etype, value, tb, tb_offset=None):
         return None
     yours = f"your {prose.joined(names)}"
     if issubclass(etype, Overran):
-        print(f"This demonstration ran {yours} for more than {engine.TEST_SECONDS:g} s, so the cell "
+        print(f"This demonstration ran {yours} for more than {_limit():g} s, so the cell "
               "stopped it: an endless loop? Fix it, run its check again, then this cell.")
     else:
         print(f"Stopped: you interrupted this demonstration while it ran {yours}. Run it again "

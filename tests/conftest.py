@@ -7,6 +7,8 @@ else is shared out test by test.
 A test run for one lesson carries "lessonNN" in its id, so that `make test LESSON=NN` (pytest -k
 lessonNN) selects exactly that lesson's tests; collection stops on a test that does not."""
 
+import asyncio
+
 import pytest
 
 GROUPS = ("grading", "browser", "hub")
@@ -39,3 +41,20 @@ def pytest_collection_modifyitems(items):
             if group:
                 item.add_marker(pytest.mark.xdist_group(group))
 
+
+@pytest.fixture(autouse=True)
+def no_stale_running_loop(request):
+    """A test elsewhere in the same worker (a kernel client run through a synchronous wrapper, as
+    nbclient and nbgrader do) can leave asyncio's per-thread record of a running loop behind after
+    its loop has stopped, and then a test's own asyncio.run or lab.meanwhile would believe a loop
+    runs. A plain test function never runs inside a loop, so each test starts with that record
+    clear and gets it back as it was afterwards (lab.meanwhile itself does not believe a stale one:
+    tests/stage/test_virtual_loop.py). Except the browser tests: Playwright's synchronous API
+    keeps its own loop's record while a session of it is open."""
+    if "browser" in request.node.path.relative_to(request.config.rootpath).parts[:2]:
+        yield
+        return
+    left = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    yield
+    asyncio._set_running_loop(left)

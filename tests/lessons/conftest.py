@@ -60,15 +60,3 @@ def by_id(nb, cell_id):
     assert len(matches) == 1, f"expected one cell with id {cell_id}, found {len(matches)}"
     return matches[0]
 
-
-@pytest.fixture(autouse=True)
-def no_stale_running_loop():
-    """A lesson's notebook runs go through jupyter_client's synchronous wrappers, which can leave
-    this thread's record of a running loop behind; a lesson's own test that runs a coroutine
-    (asyncio.run, for lessons 15 and 16) starts with it clear, and puts it back afterwards. Not
-    suite-wide: Playwright's synchronous API, in tests/browser, keeps its loop's record on purpose."""
-    import asyncio
-    left = asyncio._get_running_loop()
-    asyncio._set_running_loop(None)
-    yield
-    asyncio._set_running_loop(left)

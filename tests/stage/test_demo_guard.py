@@ -13,7 +13,7 @@ LOOPING = ("def run_agent(model, system, messages, tools, prompt, **options):\n"
            "        pass\n")
 
 CELLS = [
-    ("setup", "import lab\nfrom lab.checks import engine\nengine.TEST_SECONDS = 1"),
+    ("setup", "import lab\nfrom lab.checks import engine\nengine.TEST_SECONDS = 0.25"),
     # Before any lab has passed, a demonstration runs on the reference, and the hook leaves it be.
     ("demo-copy-again", "print('the reference ran')"),
     ("install", LOOPING + "lab.install(run_agent=run_agent)"),
@@ -58,7 +58,7 @@ def test_a_demonstration_on_the_learners_endless_loop_stops_in_one_sentence(tmp_
         kc.stop_channels()
         km.shutdown_kernel(now=True)
     assert got[1] == ("the reference ran\n", [])
-    assert got[3] == ("This demonstration ran your run_agent for more than 1 s, so the cell stopped "
+    assert got[3] == ("This demonstration ran your run_agent for more than 1.5 s, so the cell stopped "
                       "it: an endless loop? Fix it, run its check again, then this cell.\n", [])
     assert got[4] == ("the next cell runs\n", [])
     assert got[5][1] == ["KeyboardInterrupt"]
