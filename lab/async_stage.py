@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from .model import DEFAULT_MAX_CALLS, ScriptError, ScriptedModel, _checked_latency
 from .shell import Shell
 from .timeline import Timing, mark, timing, waiting  # noqa: F401 (handed on)
-from .virtual_loop import Deadlock, OutOfTime, Unheard, at, meanwhile  # noqa: F401 (handed on)
+from .loop_outcome import Deadlock, OutOfTime, Unheard, at  # noqa: F401 (handed on)
+from .virtual_loop import meanwhile  # noqa: F401 (handed on)
 from .virtual_time import clock
 
 # == the model, awaited ==

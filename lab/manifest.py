@@ -42,7 +42,7 @@ def reference(name, lesson=None):
     if lesson is None or not past or past[-1] is home[-1]:
         return final
     if past[-1].lesson > home[-1].lesson:
-        module = _run_whole(lesson)
+        module = whole(lesson)
         value = getattr(module, owner).__dict__[attribute] if owner else getattr(module, attribute)
         return value
     text = starters.definition(name, lesson=lesson)
@@ -53,16 +53,23 @@ def reference(name, lesson=None):
     return property(value) if isinstance(final, property) else value
 
 
+def run_whole(lesson):
+    """A new module holding the whole harness.py as lesson `lesson` leaves it, run: its
+    definitions call each other as they do in the learner's own file."""
+    module = types.ModuleType(f"harness_at_lesson_{lesson:02d}")
+    module.__file__ = f"<harness.py as lesson {lesson} leaves it>"
+    exec(compile(starters.text_at(starters.Stage(lesson)), module.__file__, "exec"), module.__dict__)
+    return module
+
+
 _WHOLE = {}
 
 
-def _run_whole(lesson):
-    """The harness.py of the end of `lesson`, run as a module of its own (one a lesson, kept)."""
+def whole(lesson):
+    """The module run_whole(lesson) gives, run once a process and shared by every caller after:
+    what the references of a lesson after the package's are taken from, and lab.harness_at."""
     if lesson not in _WHOLE:
-        module = types.ModuleType(f"reference_at_lesson_{lesson:02d}")
-        module.__file__ = f"<harness.py as lesson {lesson} leaves it>"
-        exec(compile(starters.text_at(starters.Stage(lesson)), module.__file__, "exec"), module.__dict__)
-        _WHOLE[lesson] = module
+        _WHOLE[lesson] = run_whole(lesson)
     return _WHOLE[lesson]
 
 

@@ -114,6 +114,32 @@ class Request:
         return f"<request {self.number}: {len(self.messages)} messages, {self.input} tokens>"
 
 
+_ATOMS = frozenset({str, int, float, bool, complex, bytes, type(None)})
+
+
+def snapshot(value, memo=None):
+    """A deep copy of `value`, the same as copy.deepcopy makes (what is shared within it stays
+    shared), made quickly for the plain dicts, lists and atoms that messages are made of: every
+    request copies the whole conversation so far, so a long run copies its early messages many
+    times over. Anything else is left to copy.deepcopy."""
+    if type(value) in _ATOMS:
+        return value
+    memo = {} if memo is None else memo
+    if id(value) in memo:
+        return memo[id(value)]
+    if type(value) is dict:
+        copied = memo[id(value)] = {}
+        for key, item in value.items():
+            copied[key if type(key) in _ATOMS else copy.deepcopy(key, memo)] = snapshot(item, memo)
+        return copied
+    if type(value) is list:
+        copied = memo[id(value)] = []
+        for item in value:
+            copied.append(snapshot(item, memo))
+        return copied
+    return copy.deepcopy(value, memo)
+
+
 class ScriptedModel:
     """A model that replies from `script` and checks every request as a strict provider would.
 
@@ -213,7 +239,7 @@ class ScriptedModel:
         if isinstance(tools, tuple):
             tools = list(tools)
         # Copies: what the caller does to its lists afterwards must not rewrite what was sent.
-        request = Request(number, system, copy.deepcopy(list(messages)), copy.deepcopy(tools))
+        request = Request(number, system, snapshot(list(messages)), snapshot(tools))
         problems = _request_problems(system, request.messages, request.tools)
         units = _units(system, request.messages, request.tools)
         request.input = count_tokens(_frame(units))

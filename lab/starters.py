@@ -12,6 +12,7 @@ package's own (syllabus.PACKAGE_LESSON), and harness/gaps/ the text that stands 
 
 import ast
 import difflib
+import functools
 import importlib
 import re
 import textwrap
@@ -142,9 +143,11 @@ def _versions(folder, lesson):
     return {u.name: u.text for kind, u in _split(source) if kind == "unit"}
 
 
+@functools.cache
 def _later_imports():
     """The import lines of harness/later/'s modules: what their definitions need (inspect, say)
-    that the package, as the last synchronous lesson leaves it, does not import."""
+    that the package, as the last synchronous lesson leaves it, does not import. A tuple, read
+    once a process, since every text_at asks for it."""
     found = []
     for step_lesson in sorted({s.lesson for steps in syllabus.UNITS.values() for s in steps
                                if s.lesson > syllabus.PACKAGE_LESSON}):
@@ -154,7 +157,7 @@ def _later_imports():
             continue
         found += [l for kind, u in _split(source) if kind == "import" and not u.text.startswith("from ")
                   for l in u.text.splitlines()]
-    return found
+    return tuple(found)
 
 
 def _home(steps):

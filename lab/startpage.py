@@ -39,7 +39,7 @@ def _progress(folder):
             data = lessons.load(lesson)
         except (LookupError, ImportError):
             continue
-        stored = store.peek(lesson, Path(folder) / ".rungs") if folder else store._empty()
+        stored = store.peek(lesson, Path(folder) / ".rungs") if folder else store.empty()
         required = [spec for spec in data.RUNGS if not spec.optional]
         answered = sum(questions.answered(spec, stored["rungs"].get(spec.id) or {}) for spec in required)
         labs = manifest.labs(lesson)

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Optional
 
-from .virtual_loop import at
+from .loop_outcome import at
 from .virtual_time import clock
 
 _current = contextvars.ContextVar("lab_timing_session", default=None)

@@ -15,31 +15,23 @@ differ from what `python -m lab end N` prints.
 """
 
 import inspect
-import types
 
 import harness
-from lab import lessons, manifest, starters, takeover
+from lab import lessons, manifest, takeover
 from lab.prose import joined
-
-_CACHE = {}
 
 
 def harness_at(lesson):
     """A module holding the whole harness.py as lesson `lesson` leaves it, run: its definitions
-    call each other as they do in the learner's own file. One module per lesson, shared: a cell
+    call each other as they do in the learner's own file. One module per lesson, shared (with
+    the manifest, whose references of the lessons after the package's come from it): a cell
     that would change what is in it takes fresh(lesson) instead."""
-    if lesson not in _CACHE:
-        _CACHE[lesson] = fresh(lesson)
-    return _CACHE[lesson]
+    return manifest.whole(lesson)
 
 
 def fresh(lesson):
     """A new module of the harness as `lesson` leaves it, for a cell that changes what is in it."""
-    text = starters.text_at(starters.Stage(lesson))
-    module = types.ModuleType(f"harness_at_lesson_{lesson:02d}")
-    module.__file__ = f"<harness.py as lesson {lesson} leaves it>"
-    exec(compile(text, module.__file__, "exec"), module.__dict__)
-    return module
+    return manifest.run_whole(lesson)
 
 
 def harness_now(lesson):

@@ -181,10 +181,10 @@ def cmd_check(args):
 
 
 def cmd_doctor(args):
-    from lab.grader import sandbox
+    from lab.grader import sandbox, worker_world
     mode = sandbox.detect()
     print(f"sandbox: {mode}: {sandbox.DESCRIPTIONS[mode]}")
-    print(f"python in the sandbox: {sandbox.PYTHON}")
+    print(f"python in the sandbox: {worker_world.PYTHON}")
     return 0
 
 

@@ -71,6 +71,10 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "lab.grader.nbgrader_ext.CheckMetadata",
 ]
+# nbconvert validates the notebook after every preprocessor by default; after the last one is
+# enough here, since the learner's text reaches them only as cell sources that none of them
+# runs (and CheckMetadata still checks nbgrader's metadata at both ends).
+c.Exporter.optimistic_validation = True
 c.SandboxedTests.timeout = {timeout}        # seconds per check cell, and per solution cell
 c.SandboxedTests.memory_mb = {memory_mb}     # address space of the sandboxed worker
 c.SandboxedTests.verdict_dir = os.path.join(here, "{state}", "verdicts")

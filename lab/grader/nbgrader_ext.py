@@ -39,7 +39,7 @@ from traitlets import Integer, Unicode
 from nbgrader.api import Gradebook
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from lab.grader import sandbox, verdict
+from lab.grader import verdict, worker_world
 
 BOOKS = {}         # (notebook, assignment) -> book, filled by lab.grader.autograde for one run
 
@@ -308,7 +308,7 @@ class SandboxedTests(NbGraderPreprocessor):
                           "`python -m lab.grader autograde` (relative to the course root).").tag(config=True)
 
     def limits(self):
-        return sandbox.Limits(memory_mb=self.memory_mb, cpu_seconds=4 * self.timeout + 30)
+        return worker_world.Limits(memory_mb=self.memory_mb, cpu_seconds=4 * self.timeout + 30)
 
     def _course_roots(self):
         """The course directory this preprocessor works for (kept from the worker's reads)."""

@@ -76,9 +76,13 @@ def extend(root, student, assignment, hours):
 def apply_extension(root, student, assignment):
     """Copy the extension of `student` for `assignment` (if any) into the gradebook's
     submission, when there is one. Returns True if the gradebook was changed."""
+    return set_extension(course.app(root), student, assignment, extensions(root).get((student, assignment)))
+
+
+def set_extension(application, student, assignment, delta):
+    """Make the gradebook's submission of `student` for `assignment` (if there is one) carry the
+    extension `delta` (a timedelta, or None for none). Returns True if the gradebook was changed."""
     from nbgrader.api import Gradebook, MissingEntry
-    delta = extensions(root).get((student, assignment))
-    application = course.app(root)
     with Gradebook(application.coursedir.db_url, application.coursedir.course_id) as gb:
         try:
             submission = gb.find_submission(assignment, student)

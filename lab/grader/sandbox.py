@@ -20,9 +20,11 @@ In both modes: a fresh interpreter (`python -I -S -B`, no environment, and of th
 only the virtual environment's, read-only, with the course's own packages hidden in it), resource
 limits (address space, CPU seconds, file size, open files, no new processes), a wall-clock limit
 enforced by the grader, which kills the whole process group, and the starter harness (every gap a
-stub) as its `harness` module: the reference is never in the worker's reach.
+stub) as its `harness` module: the reference is never in the worker's reach. What the worker is
+shown, and the limits it runs under, are in lab/grader/worker_world.py; this module starts it.
 """
 
+import marshal
 import os
 import shutil
 import signal
@@ -34,10 +36,8 @@ import time
 from pathlib import Path
 
 from lab.grader import wire
-
-REPO = Path(__file__).resolve().parents[2]
-PYTHON = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
-PREFIX = os.path.realpath(sys.base_prefix)
+from lab.grader import worker_world
+from lab.grader.worker_world import ONE_THREAD, PREFIX, PYTHON, REPO, Limits, cpu_seconds_of, group_members
 
 LOADER = r'''
 import os, sys
@@ -52,49 +52,11 @@ def exact(n):
             os._exit(4)
         b += c
     return b
-source = exact(int(exact(10))).decode("utf-8")
+import marshal
+code = marshal.loads(exact(int(exact(10))))
 g = {"__name__": "grader_wire"}
-exec(compile(source, "grader_wire.py", "exec"), g)
+exec(code, g)
 g["worker_main"](r, w)
-'''
-
-# Run inside the new namespaces, as (namespace) root, before the learner's code exists.
-SETUP = r'''
-set -e
-# The extra folders (the virtual environment's site-packages) may live under /tmp, which the new
-# root is about to cover: each is held open first, on a descriptor the grader chose free
-# ("descriptor:path"), and bound from it once /tmp is covered. (A descriptor opened before
-# unshare would belong to the old mount namespace, which a bind mount refuses.)
-for pair in $SANDBOX_EXTRA; do eval "exec ${pair%%:*}<\"\${pair#*:}\""; done
-mount -t tmpfs -o "size=${SANDBOX_MB}m,mode=755" sandbox /tmp
-cd /tmp
-for dir in $SANDBOX_BINDS; do
-    mkdir -p ".$dir"
-    mount --bind "$dir" ".$dir"
-    mount -o remount,bind,ro ".$dir" 2>/dev/null || mount -o remount,bind,ro,nosuid,nodev ".$dir"
-done
-for link in $SANDBOX_LINKS; do ln -s "$(readlink "$link")" ".$link"; done
-for pair in $SANDBOX_EXTRA; do
-    fd=${pair%%:*}
-    dir=packages/$fd    # not at its own path: nothing of the repository's path shows
-    mkdir -p "$dir"
-    mount -c --bind "/proc/self/fd/$fd" "$dir"
-    mount -c -o remount,bind,ro "$dir" 2>/dev/null || mount -c -o remount,bind,ro,nosuid,nodev "$dir"
-    eval "exec $fd<&-"
-done
-for dir in $SANDBOX_HIDE; do
-    mount -t tmpfs -o "size=4k,mode=555,ro" hidden ".$dir"
-done
-for dir in $SANDBOX_DENY; do
-    mount -t tmpfs -o "size=4k,mode=000,ro" denied ".$dir"
-done
-mkdir -p dev scratch
-chmod 1777 scratch
-for node in null zero urandom random; do
-    touch "dev/$node"
-    mount --bind "/dev/$node" "dev/$node"
-done
-exec chroot /tmp "$@"
 '''
 
 _mode = None
@@ -148,107 +110,6 @@ class SandboxError(RuntimeError):
     """The sandbox could not be started at all (not the learner's fault)."""
 
 
-def _binds_and_links():
-    binds, links = ["/usr"], []
-    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
-        if os.path.islink(top):
-            links.append(top)
-        elif os.path.isdir(top):
-            binds.append(top)
-    if not PREFIX.startswith("/usr/"):
-        binds.append(PREFIX)
-    return binds, links
-
-
-PACKAGE_DIRS = ("lib/python3*/site-packages", "lib/python3*/dist-packages", "lib/python3/dist-packages",
-                "lib64/python3*/site-packages", "local/lib/python3*/site-packages",
-                "local/lib/python3*/dist-packages")
-
-
-def package_dirs(tops=None):
-    """Every site-packages and dist-packages folder under /usr and the Python installation: where
-    `pip install` puts the course, and with it the reference harness, when a machine installs it
-    the way a learner's image does. The worker runs with no site-packages, so it loses nothing
-    when these are hidden (namespaces) or refused (process mode)."""
-    import glob
-    if tops is None:
-        tops = _binds_and_links()[0]
-    found = set()
-    for top in tops:
-        for pattern in PACKAGE_DIRS:
-            found.update(os.path.realpath(p) for p in glob.glob(os.path.join(top, pattern)) if os.path.isdir(p))
-    return sorted(found)
-
-
-# The course's own packages, never importable while the learner's code is graded, wherever
-# they are installed: the worker's `harness` is the starter, and lab is served by the grader.
-COURSE_PACKAGES = ("harness", "lab", "lab_check")
-
-
-# Numerical libraries start a pool of threads when imported; the worker may start no new
-# process or thread of the system's (RLIMIT_NPROC), so they are told to use the one they have.
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
-def third_party():
-    """The virtual environment's site-packages folders: what the course installs (numpy,
-    matplotlib, ...), which honest code imports as it does in the notebook. Shown to the worker
-    read-only, with the course's own packages in them hidden (COURSE_PACKAGES). Outside a
-    virtual environment, [] (the system's site-packages may hold the course itself, and stay
-    hidden whole)."""
-    import site
-    if os.path.realpath(sys.prefix) == PREFIX:
-        return []
-    found = []
-    for folder in site.getsitepackages():
-        real = os.path.realpath(folder)
-        if os.path.isdir(real) and real.startswith(os.path.realpath(sys.prefix) + "/") and real not in found:
-            found.append(real)
-    return found
-
-
-def course_in(folders):
-    """The course's packages found inside `folders`: the paths to hide there."""
-    return [os.path.join(f, name) for f in folders for name in COURSE_PACKAGES
-            if os.path.isdir(os.path.join(f, name))]
-
-
-def _namespace_command(mode, rfd, wfd):
-    """(command, environment, cwd) of a namespaced worker, shown /usr, Python and the virtual
-    environment's site-packages read-only."""
-    binds, links = _binds_and_links()
-    free = [n for n in range(3, 10) if n not in (rfd, wfd)]   # one digit: any sh can redirect it
-    extra = list(zip(free, [d for d in third_party() if " " not in d and ":" not in d]))
-    setpriv = shutil.which("setpriv")
-    if mode == "namespaces-root":
-        unshare = ["unshare", "--mount", "--net", "--pid", "--ipc", "--uts", "--fork",
-                   "--kill-child=SIGKILL", "--propagation", "private"]
-        drop = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
-                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-    else:
-        unshare = ["unshare", "--user", "--map-root-user", "--mount", "--net", "--pid", "--ipc",
-                   "--uts", "--fork", "--kill-child=SIGKILL", "--propagation", "private"]
-        drop = [setpriv, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SANDBOX_MB": "24", **ONE_THREAD,
-           "SANDBOX_BINDS": " ".join(binds), "SANDBOX_LINKS": " ".join(links),
-           "SANDBOX_EXTRA": " ".join(f"{fd}:{path}" for fd, path in extra),
-           "SANDBOX_HIDE": " ".join(d for d in package_dirs(binds) if " " not in d),
-           # the course's own packages in the shown site-packages: not even listed
-           "SANDBOX_DENY": " ".join(f"/packages/{fd}/{name}" for fd, path in extra
-                                    for name in COURSE_PACKAGES if os.path.isdir(os.path.join(path, name)))}
-    inner = drop + [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER, str(rfd), str(wfd)]
-    return unshare + ["/bin/sh", "-c", SETUP, "sandbox-setup"] + inner, env, "/scratch"
-
-
-def shown_packages(mode, rfd, wfd):
-    """The worker's own paths of the site-packages it is shown: in namespaces, where SETUP bound
-    them (/packages/<descriptor>); in process mode, where they are."""
-    if mode == "process":
-        return third_party()
-    free = [n for n in range(3, 10) if n not in (rfd, wfd)]
-    return [f"/packages/{fd}" for fd, _ in zip(free, [d for d in third_party() if " " not in d and ":" not in d])]
-
-
 def _set_parent_death_signal():
     try:
         import ctypes
@@ -258,39 +119,16 @@ def _set_parent_death_signal():
         pass
 
 
-class Limits:
-    """What one worker may use."""
-
-    def __init__(self, memory_mb=1024, cpu_seconds=120, file_mb=8, open_files=64):
-        self.memory_mb, self.cpu_seconds = memory_mb, cpu_seconds
-        self.file_mb, self.open_files = file_mb, open_files
-
-    def rlimits(self):
-        return {"RLIMIT_AS": self.memory_mb << 20, "RLIMIT_CPU": self.cpu_seconds,
-                "RLIMIT_FSIZE": self.file_mb << 20, "RLIMIT_NOFILE": self.open_files,
-                "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
+_wire_code = []
 
 
-def group_cpu_seconds(pgid):
-    """CPU seconds (user and system) used so far by the live processes of process group `pgid`,
-    read from /proc; None where /proc cannot tell (not Linux)."""
-    ticks, total = os.sysconf("SC_CLK_TCK"), 0
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return None
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as stat:
-                # The command name is in parentheses and may hold anything: split after it.
-                fields = stat.read().rpartition(b")")[2].split()
-        except OSError:
-            continue  # gone meanwhile, or not ours to read
-        if len(fields) > 12 and int(fields[2]) == pgid:
-            total += int(fields[11]) + int(fields[12])
-    return total / ticks
+def wire_code():
+    """lab/grader/wire.py compiled, as marshal bytes: the worker runs the same interpreter, and
+    compiling the file in every worker would cost each submission some 20 ms."""
+    if not _wire_code:
+        source = Path(wire.__file__).read_text(encoding="utf-8")
+        _wire_code.append(marshal.dumps(compile(source, "grader_wire.py", "exec")))
+    return _wire_code[0]
 
 
 class Worker:
@@ -309,12 +147,13 @@ class Worker:
                 command = [PYTHON, "-I", "-S", "-B", "-X", "utf8", "-c", LOADER,
                            str(to_worker_r), str(from_worker_w)]
                 env, cwd, workdir = {"PATH": "/usr/bin:/bin", **ONE_THREAD}, self.tempdir, self.tempdir
-                protect = list(protect) + package_dirs([PREFIX, "/usr"]) + [str(REPO), os.path.realpath(sys.prefix),
-                                           tempfile.gettempdir(), os.path.expanduser("~")] + course_in(third_party())
+                protect = (list(protect) + worker_world.package_dirs([PREFIX, "/usr"])
+                           + [str(REPO), os.path.realpath(sys.prefix), tempfile.gettempdir(), os.path.expanduser("~")]
+                           + worker_world.course_in(worker_world.third_party()))
             else:
-                command, env, cwd = _namespace_command(self.mode, to_worker_r, from_worker_w)
+                command, env, cwd = worker_world.namespace_command(self.mode, LOADER, to_worker_r, from_worker_w)
                 cwd, workdir, protect = "/", "/scratch", []
-            site = shown_packages(self.mode, to_worker_r, from_worker_w)
+            site = worker_world.shown_packages(self.mode, to_worker_r, from_worker_w)
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
                 pass_fds=(to_worker_r, from_worker_w), env=env, cwd=cwd,
@@ -325,11 +164,12 @@ class Worker:
         os.set_blocking(to_worker_w, False)
         self.peer = wire.Peer(from_worker_r, to_worker_w, grader=True)
         self._fds = (from_worker_r, to_worker_w)
+        self._members = None   # its processes' pids, once it is ready (cpu_seconds)
         self.closed = False
         try:
             self.peer.deadline = time.monotonic() + start_timeout
-            source = Path(wire.__file__).read_bytes()
-            self._raw_send(b"%010d" % len(source) + source)
+            code = wire_code()
+            self._raw_send(b"%010d" % len(code) + code)
             self.peer.course = serve_lab
             self.peer.send({"starter": starter, "limits": self.limits.rlimits(),
                             "course_exceptions": [[n, _builtin_base(c)] for n, c in sorted(wire.COURSE_EXCEPTIONS.items())],
@@ -380,8 +220,13 @@ class Worker:
         return self.peer.request("lookup", name=name)
 
     def cpu_seconds(self):
-        """CPU seconds the worker's processes have used so far (None if that cannot be read)."""
-        return group_cpu_seconds(self.process.pid)  # its own group: start_new_session
+        """CPU seconds the worker's processes have used so far (None if that cannot be read).
+        They are looked for once, in its own group (start_new_session), after it is ready: from
+        then on it can start no process (RLIMIT_NPROC is 0), and a read of each is far cheaper
+        than a scan of every process of the machine, which each check cell would make often."""
+        if self._members is None:
+            self._members = group_members(self.process.pid)
+        return cpu_seconds_of(self._members)
 
     def exit_status(self):
         code = self.process.poll()

@@ -681,7 +681,7 @@ class Peer:
         self.depth = 0
         self.deadline = None       # monotonic time; only the grader waits with one
         # Asked when the deadline passes: a later deadline if the work still has time (the grader
-        # counts CPU seconds, see verdict.Budget), or None to give up. None: the deadline is final.
+        # counts CPU seconds, see lab.grader.session.Budget), or None to give up. None: the deadline is final.
         self.more_time = None
         self.dead = None           # why this wire can no longer be used
         self.namespace = None      # the worker's: where cells run and names are looked up

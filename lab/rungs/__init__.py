@@ -11,10 +11,14 @@ lesson's labs come from harness/syllabus.py, through lab.manifest), found with l
     questions.py   the data a lesson declares (Choice, Number, Multi, Open, Option, Hints) and
                    what counts as an answer; no widgets, no files
     store.py       where answers are kept: .rungs/lesson12.json beside the notebook (moved with
-                   LAB_RUNGS_DIR), versioned, locked, never lost to damage or a full disk
+                   LAB_RUNGS_DIR), versioned, locked, never lost to damage or a full disk; the
+                   file is read (and a damaged one salvaged) by store_reading.py, and locked and
+                   written whole by store_writing.py
     text.py        the text forms: lesson markup as HTML, each widget's fixed text/plain, and
                    lab.progress's report
-    widgets.py     the ipywidgets and their CSS, which takes its colours from the JupyterLab theme
+    widgets.py     the ipywidgets of the questions, one class a kind; hint_ladder.py the hint
+                   ladder's; widget_parts.py what both are built from and their CSS, which
+                   takes its colours from the JupyterLab theme
 
 Importing lab.rungs (as a lesson's data does, for the dataclasses) loads no widget library; the
 widget classes are loaded on first use.

@@ -16,9 +16,9 @@ Promises, each of which a test in tests/notebooks/test_rung_store.py holds it to
   be read from it is written back; the learner is told in one sentence.
 - Two kernels on one lesson do not wipe each other's answers. A save takes a lock file
   (lesson12.json.lock, made with O_CREAT | O_EXCL, so it works wherever Python does; one left by
-  a writer that died is broken after LOCK_STALE seconds), reads the file afresh, changes only the
-  entry saved, writes a temporary file and moves it into place with os.replace. A reader
-  therefore sees the old file or the new one, never half of one.
+  a writer that died is broken after store_writing.LOCK_STALE seconds), reads the file afresh,
+  changes only the entry saved, writes a temporary file and moves it into place with os.replace.
+  A reader therefore sees the old file or the new one, never half of one.
 - A folder that cannot be written (read-only, full) costs the learner only persistence: they are
   told once, in one sentence; every answer given is kept in memory for as long as the kernel runs,
   shown as given, and written with the next save that succeeds.
@@ -35,19 +35,18 @@ Promises, each of which a test in tests/notebooks/test_rung_store.py holds it to
   one (lab/startpage.py), so the learner's progress on it follows their answers.
 
 Nothing here raises OSError to the caller: the notebook keeps working whatever the disk does.
+
+The file itself is read, and what can be read of a damaged one salvaged, in store_reading.py;
+it is locked, written whole and set aside in store_writing.py. This module decides what is read
+and written when, keeps what this kernel knows that the file may not, and tells the learner.
 """
 
 import contextlib
-import json
 import os
-import secrets
-import time
 from pathlib import Path
 
-FORMAT = 1
-SECTIONS = ("rungs", "hints", "labs")
-LOCK_WAIT = 5.0       # seconds a save waits for another kernel's lock before breaking it
-LOCK_STALE = 10.0     # a lock file older than this was left by a kernel that died mid-save
+from .store_reading import FORMAT, SECTIONS, count, empty, read
+from .store_writing import locked, set_aside, write
 
 # Per file (by absolute path), what this kernel knows that the file may not: answers whose save
 # has not succeeded yet, and the sentences the learner has been told. A kernel restart empties it.
@@ -115,184 +114,12 @@ def notice(lesson):
     return said
 
 
-# ---------------------------------------------------------------------------------------------
-# Reading.
-
-def _empty():
-    return {section: {} for section in SECTIONS}
-
-
-def _valid(section, value):
-    if section == "rungs":
-        return isinstance(value, dict)
-    if section == "hints":
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
-    return isinstance(value, bool)
-
-
-def _normalise(raw):
-    """(data, whole): the sections of `raw` with every entry of the right type, and whether
-    nothing had to be left out. Keys this version does not know are kept as they are."""
-    if not isinstance(raw, dict):
-        return _empty(), False
-    data, whole = dict(raw), True
-    for section in SECTIONS:
-        entries = raw.get(section, {})
-        if not isinstance(entries, dict):
-            data[section], whole = {}, False
-            continue
-        data[section] = {str(k): v for k, v in entries.items() if _valid(section, v)}
-        whole = whole and len(data[section]) == len(entries)
-    return data, whole
-
-
-def _salvage(text):
-    """The whole entries of a JSON object that was cut off or garbled part way: the longest
-    prefix that ends between two entries of a section (or between sections), closed. An entry
-    that was cut is left out rather than guessed at."""
-    cuts, stack, in_string, escaped = [], [], False, False
-    for i, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            stack.append(char)
-        elif char in "}]":
-            if not stack:
-                break
-            stack.pop()
-            if 1 <= len(stack) <= 2:
-                cuts.append((i + 1, "".join(stack)))
-        elif char == "," and 1 <= len(stack) <= 2:
-            cuts.append((i, "".join(stack)))
-    closing = {"{": "}", "[": "]"}
-    for cut, open_ in reversed(cuts[-2000:]):
-        try:
-            data = json.loads(text[:cut] + "".join(closing[c] for c in reversed(open_)))
-        except ValueError:
-            continue
-        if isinstance(data, dict):
-            return data
-    return {}
-
-
-def _read(file):
-    """(status, data): status is "missing", "ok", "damaged", "newer" or "unreadable"; data holds
-    the sections (for "damaged", what could be salvaged)."""
-    try:
-        raw_bytes = file.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        return "missing", _empty()
-    except OSError as error:
-        return "unreadable", _empty() | {"error": error.strerror or str(error)}
-    text = raw_bytes.decode("utf-8", errors="replace")
-    try:
-        raw = json.loads(raw_bytes.decode("utf-8"))
-    except ValueError:
-        data, _ = _normalise(_salvage(text))
-        return "damaged", data
-    version = raw.get("format", 0) if isinstance(raw, dict) else None
-    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT:
-        return "newer", _empty() | {"format": version}
-    data, whole = _normalise(raw)
-    if version is None or isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        whole = False
-    return ("ok" if whole else "damaged"), data
-
-
 def peek(lesson, folder):
     """What the answers file of `lesson` in `folder` holds, read only: nothing is moved, written
     or told, and a damaged file gives what can be read of it. For the start page."""
     file = Path(folder) / name(lesson)
-    status, data = _read(file if file.exists() else file.with_name(f"lesson{int(lesson)}.json"))
+    status, data = read(file if file.exists() else file.with_name(f"lesson{int(lesson)}.json"))
     return {section: dict(data.get(section, {})) for section in SECTIONS}
-
-
-def _count(data):
-    return sum(len(data.get(section, {})) for section in SECTIONS)
-
-
-# ---------------------------------------------------------------------------------------------
-# Writing.
-
-@contextlib.contextmanager
-def _locked(file):
-    """Hold lesson12.json.lock while the body runs. O_CREAT | O_EXCL makes taking it atomic on
-    every platform and file system Python runs on, where fcntl would tie the course to Unix."""
-    lock = file.with_name(file.name + ".lock")
-    deadline = time.monotonic() + LOCK_WAIT
-    while True:
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            break
-        except FileExistsError:
-            if _stale(lock) or time.monotonic() > deadline:
-                _break(lock)
-                deadline = time.monotonic() + LOCK_WAIT
-            else:
-                time.sleep(0.002)
-    try:
-        os.write(fd, f"{os.getpid()}\n".encode())
-    finally:
-        os.close(fd)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(lock)
-
-
-def _stale(lock):
-    try:
-        return time.time() - lock.stat().st_mtime > LOCK_STALE
-    except FileNotFoundError:
-        return False
-
-
-def _break(lock):
-    """Remove a lock its holder left behind. Renamed first, so that of two kernels breaking it at
-    once only one succeeds, and neither removes a lock the other has just taken."""
-    aside = lock.with_name(f"{lock.name}.broken-{secrets.token_hex(4)}")
-    try:
-        os.replace(lock, aside)
-    except OSError:
-        return
-    with contextlib.suppress(OSError):
-        os.unlink(aside)
-
-
-def _write(file, data, lesson):
-    """Write `data` to `file` whole: a temporary file beside it, flushed to disk, then moved
-    into place in one step."""
-    body = {"format": FORMAT, "lesson": int(lesson)}
-    body.update({k: v for k, v in data.items() if k not in ("format", "lesson")})
-    text = json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    temporary = file.with_name(f".{file.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        with open(temporary, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        for attempt in range(50):
-            try:
-                os.replace(temporary, file)
-                break
-            except PermissionError:
-                # Windows refuses to replace a file another process has open for reading, for an
-                # instant; anywhere else this is a real refusal.
-                if os.name != "nt" or attempt == 49:
-                    raise
-                time.sleep(0.01)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 _AFTER_WRITE = []
@@ -309,19 +136,6 @@ def _after_write(file):
         hook(file)
 
 
-def _set_aside(file):
-    """Move a damaged `file` to file.damaged-N, N the first number free; return the new path."""
-    n = 1
-    while True:
-        aside = file.with_name(f"{file.name}.damaged-{n}")
-        if not aside.exists():
-            # Under the lock no other writer of ours is choosing a name; os.rename, unlike
-            # os.replace, also refuses to overwrite on Windows.
-            os.rename(file, aside)
-            return aside
-        n += 1
-
-
 def _overlay(data, pending):
     for section in SECTIONS:
         data[section].update(pending[section])
@@ -333,21 +147,21 @@ def _sync(lesson, session):
     pending, write it back. Returns the data written. Raises OSError if the disk refuses."""
     file = path(lesson)
     file.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(file):
-        status, data = _read(file)
+    with locked(file):
+        status, data = read(file)
         if status in ("newer", "unreadable"):
             _block(lesson, session, status, data)
-            return _overlay(_empty(), session.pending)
+            return _overlay(empty(), session.pending)
         if status == "damaged":
-            aside = _set_aside(file)
+            aside = set_aside(file)
             _tell(session, "damaged",
                   f"Your answers file {file} was damaged, so it was moved to {aside.name} "
-                  f"beside it, and the {_count(data)} answers that could still be read from it "
+                  f"beside it, and the {count(data)} answers that could still be read from it "
                   "are kept.")
         if status == "missing" and _started(file).exists():
             _gone(lesson, session)
         if status == "damaged" or any(session.pending.values()):
-            _write(file, _overlay(data, session.pending), lesson)
+            write(file, _overlay(data, session.pending), lesson)
             if not _started(file).exists():
                 _started(file).touch()
             _after_write(file)
@@ -406,10 +220,10 @@ def load(lesson):
     _adopt_old_name(lesson)
     file = path(lesson)
     session = _session(file)
-    status, data = _read(file)
+    status, data = read(file)
     if status in ("newer", "unreadable"):
         _block(lesson, session, status, data)
-        data = _empty()
+        data = empty()
     elif status == "missing" and _started(file).exists():
         _gone(lesson, session)
     elif status == "damaged" and not session.blocked:
@@ -423,7 +237,7 @@ def load(lesson):
             _tell(session, "write",
                   f"Your answers file {path(lesson)} is damaged and cannot be replaced "
                   f"({error.strerror or error}), so it is left as it is, and the "
-                  f"{_count(data)} answers that could be read from it are kept only while this "
+                  f"{count(data)} answers that could be read from it are kept only while this "
                   "kernel runs.")
     return _overlay({section: dict(data[section]) for section in SECTIONS}, session.pending)
 

@@ -17,6 +17,22 @@ def tool_message(messages, call_id):
     return next(m for m in messages if m.get("role") == "tool" and m["tool_call_id"] == call_id)
 
 
+def allowed(terminal, server, workdir, prompt):
+    """The agent on a terminal, given `prompt`, once its first call has been asked about, allowed
+    with y, and is running."""
+    t = terminal(options(server, workdir, prompt))
+    t.expect("Allow? [y/N]")
+    t.type("y")
+    t.expect("(allowed)")
+    return t
+
+
+def exit_at_prompt(t):
+    """Wait for the agent's next prompt and type /exit there."""
+    t.expect("> ")
+    t.type("/exit")
+
+
 def test_a_task_reads_a_file_writes_another_and_answers(terminal, workdir):
     (workdir / "notes.txt").write_text("buy milk\nfix the bike\n")
     script = [lab.reply(lab.call("read", {"path": "notes.txt"}, id="r1")),
@@ -28,8 +44,7 @@ def test_a_task_reads_a_file_writes_another_and_answers(terminal, workdir):
         t.expect("Allow? [y/N]")
         t.type("y")
         t.expect("Done: todo.md has your first task.")
-        t.expect("> ")
-        t.type("/exit")
+        exit_at_prompt(t)
         assert t.wait() == 0
     assert server.problems == []
     assert (workdir / "todo.md").read_text() == "- [ ] buy milk\n"
@@ -56,8 +71,7 @@ def test_an_approval_answered_n_runs_nothing(terminal, workdir):
         t.expect("bash wants to run:\n    touch made-by-bash")
         t.type("")                 # Enter alone is no
         t.expect("Understood.")
-        t.expect("> ")
-        t.type("/exit")
+        exit_at_prompt(t)
         assert t.wait() == 0
     assert server.problems == []
     assert not (workdir / "x.txt").exists() and not (workdir / "made-by-bash").exists()
@@ -90,8 +104,7 @@ def test_a_network_command_is_refused_by_the_rules_without_asking(terminal, work
     with lab.ChatServer(script) as server:
         t = terminal(options(server, workdir, "Fetch it."))
         t.expect("The rules said no.")
-        t.expect("> ")
-        t.type("/exit")
+        exit_at_prompt(t)
         assert t.wait() == 0
     assert server.problems == []
     assert "Allow?" not in t.output                       # nobody was asked
@@ -103,16 +116,12 @@ def test_typing_during_a_run_steers_it(terminal, workdir):
     script = [lab.reply(lab.call("bash", {"command": never_ending(workdir)}, id="b1")),
               lab.say("I will use spaces.")]
     with lab.ChatServer(script) as server:
-        t = terminal(options(server, workdir, "Tidy up."))
-        t.expect("Allow? [y/N]")
-        t.type("y")
-        t.expect("(allowed)")
+        t = allowed(terminal, server, workdir, "Tidy up.")
         t.type("use spaces, not tabs")
         t.expect("(noted: the agent reads this at its next step)")
         release(workdir)
         t.expect("I will use spaces.")
-        t.expect("> ")
-        t.type("/exit")
+        exit_at_prompt(t)
         assert t.wait() == 0
     assert server.problems == []
     sent = messages_sent(server, 1)
@@ -124,10 +133,7 @@ def test_ctrl_c_cancels_the_run_and_the_session_stays_valid(terminal, workdir):
     script = [lab.reply(lab.call("bash", {"command": never_ending(workdir)}, id="b1")),
               lab.say("Back again.")]
     with lab.ChatServer(script) as server:
-        t = terminal(options(server, workdir, "Wait for ever."))
-        t.expect("Allow? [y/N]")
-        t.type("y")
-        t.expect("(allowed)")
+        t = allowed(terminal, server, workdir, "Wait for ever.")
         started(workdir)
         t.ctrl_c()
         t.expect("Cancelled.")
@@ -135,8 +141,7 @@ def test_ctrl_c_cancels_the_run_and_the_session_stays_valid(terminal, workdir):
         t.expect("> ")
         t.type("Are you there?")
         t.expect("Back again.")
-        t.expect("> ")
-        t.type("/exit")
+        exit_at_prompt(t)
         assert t.wait() == 0
     assert server.problems == []
     sent = messages_sent(server, 1)
@@ -154,8 +159,7 @@ def test_ctrl_c_at_the_question_cancels_the_run(terminal, workdir):
         t.expect("Allow? [y/N]")
         t.ctrl_c()
         t.expect("Cancelled.")
-        t.expect("> ")
-        t.type("/exit")
+        exit_at_prompt(t)
         assert t.wait() == 0
     assert server.problems == [] and len(server.requests) == 1
     assert not (workdir / "x.txt").exists()
@@ -164,10 +168,7 @@ def test_ctrl_c_at_the_question_cancels_the_run(terminal, workdir):
 def test_a_process_killed_mid_run_resumes_with_nothing_lost(terminal, workdir):
     first = [lab.reply(lab.text("Starting."), lab.call("bash", {"command": never_ending(workdir)}, id="b1"))]
     with lab.ChatServer(first) as server:
-        t = terminal(options(server, workdir, "Run the long job."))
-        t.expect("Allow? [y/N]")
-        t.type("y")
-        t.expect("(allowed)")
+        t = allowed(terminal, server, workdir, "Run the long job.")
         started(workdir)
         t.kill()                                    # SIGKILL: no goodbye, no flush
     release(workdir)

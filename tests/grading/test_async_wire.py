@@ -11,6 +11,7 @@ import pytest
 import lab
 from lab.checks.handover import Record
 from lab.grader import sandbox, verdict, wire
+from lab.grader import session as grading_session
 
 MODES = ["process", sandbox.detect()]
 
@@ -271,16 +272,16 @@ def test_a_learners_coroutine_that_never_awaits_is_cut_and_the_session_recovers(
     for mode in dict.fromkeys(MODES):
         monkeypatch.setattr(sandbox, "_mode", mode)
         cells = [("spin", "async def spin():\n    while True:\n        pass\n"), ("value", "VALUE = 42\n")]
-        session = verdict.Session(12, cells, timeout=1)
+        session = grading_session.Session(12, cells, timeout=1)
         try:
             session.start_cell()
-            spin = session.resolve(verdict.LazyName(session, "spin"))
+            spin = session.resolve(grading_session.LazyName(session, "spin"))
             started = time.monotonic()
             with pytest.raises(wire.TimedOut):
                 virtual(_awaited(spin))
-            assert time.monotonic() - started < verdict.WALL_FACTOR + 1
+            assert time.monotonic() - started < grading_session.WALL_FACTOR + 1
             session.start_cell()
-            assert session.resolve(verdict.LazyName(session, "VALUE")) == 42, mode
+            assert session.resolve(grading_session.LazyName(session, "VALUE")) == 42, mode
         finally:
             session.close()
 
@@ -422,11 +423,11 @@ def test_a_cancellation_that_escapes_a_lab_test_fails_that_test_and_grading_goes
     coroutine raises with nothing cancelling it fails the test it escapes, in the notebook's
     words, and the next test still runs."""
     from lab import checks
-    session = verdict.Session(12, [("quits", "import asyncio\nasync def quits():\n"
+    session = grading_session.Session(12, [("quits", "import asyncio\nasync def quits():\n"
                                               "    raise asyncio.CancelledError('gave up')\n")], timeout=10)
 
     def test_quits(ns):
-        virtual(_awaited(session.resolve(verdict.LazyName(session, "quits"))))
+        virtual(_awaited(session.resolve(grading_session.LazyName(session, "quits"))))
 
     def test_after(ns):
         pass

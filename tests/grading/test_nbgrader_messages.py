@@ -1,7 +1,7 @@
 """What the instructor reads when nbgrader refuses a submission: the message nbgrader logged, as a
 sentence, never a line of code from its traceback."""
 
-from lab.grader.autograde import _nbgrader_failure
+from lab.grader.convert import _nbgrader_failure
 
 TRACEBACK = ("Traceback (most recent call last):\n"
              '  File "nbgrader/converters/base.py", line 436, in convert_notebooks\n'

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from lab.grader import autograde, fixtures, grades
+from lab.grader import autograde, fixtures, grades, regrade
 
 STUDENTS = ["correct", "lab1-only", "unchanged"]
 
@@ -90,7 +90,7 @@ def test_changed_points_regrade_every_submission_and_say_why(graded, course_copy
     assert scores["correct"]["cells"]["lab1-tests"] == before + 2   # full marks at the new points
 
 
-@pytest.mark.parametrize("part", sorted(autograde.AGAINST))
+@pytest.mark.parametrize("part", sorted(regrade.AGAINST))
 def test_a_grade_made_against_anything_else_is_made_again(graded, course_copy, part):
     """A done marker records what its grade was computed against; a grade made against another
     version of any part (here its record says so) is not reused."""
@@ -98,10 +98,10 @@ def test_a_grade_made_against_anything_else_is_made_again(graded, course_copy, p
     autograde.run(course_copy, assignments=[graded.assignment], students=STUDENTS, jobs=2, progress=False)
     marker = course_copy / ".autograde" / "done" / graded.assignment / "correct.json"
     done = json.loads(marker.read_text())
-    assert set(done["against"]) == set(autograde.AGAINST)
+    assert set(done["against"]) == set(regrade.AGAINST)
     done["against"][part] = "something else"
     marker.write_text(json.dumps(done))
     submissions = {s.student: s for s in autograde.run(course_copy, assignments=[graded.assignment],
                                                        students=STUDENTS, jobs=2, progress=False)}
     assert {n: s.status for n, s in submissions.items()} == {"correct": "graded", "lab1-only": "skipped", "unchanged": "skipped"}
-    assert submissions["correct"].regraded == autograde.AGAINST[part]
+    assert submissions["correct"].regraded == regrade.AGAINST[part]

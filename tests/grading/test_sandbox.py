@@ -5,7 +5,8 @@ import time
 import nbformat
 import pytest
 
-from lab.grader import audit, sandbox, verdict, wire
+from lab.grader import audit, sandbox, verdict, wire, worker_world
+from lab.grader import session as grading_session
 
 from .conftest import REPO
 
@@ -45,7 +46,7 @@ def test_the_worker_writes_only_in_its_own_directory(worker):
 
 
 def test_memory_is_limited():
-    with sandbox.Worker(STARTER, limits=sandbox.Limits(memory_mb=256)) as w:
+    with sandbox.Worker(STARTER, limits=worker_world.Limits(memory_mb=256)) as w:
         assert isinstance(run(w, "hog = bytearray(1 << 30)"), MemoryError)
         assert run(w, "small = bytearray(1 << 20)") is None
 
@@ -62,7 +63,7 @@ def test_time_is_limited_and_the_process_is_killed():
 
 def _budgeted(w, seconds):
     """The worker's next cell timed as the grader times it: CPU seconds, the wall as backstop."""
-    budget = verdict.Budget(seconds, lambda: (w.process.pid, w.cpu_seconds()))
+    budget = grading_session.Budget(seconds, lambda: (w.process.pid, w.cpu_seconds()))
     w.peer.more_time = budget.more
     return budget.deadline
 
@@ -81,30 +82,30 @@ def test_a_busy_loop_is_cut_at_its_cpu_seconds_and_a_sleeper_at_the_wall_backsto
         started = time.monotonic()
         with pytest.raises(wire.TimedOut):
             w.run_cell("while True:\n    pass", "<test>", _budgeted(w, 1))
-        assert time.monotonic() - started < verdict.WALL_FACTOR
+        assert time.monotonic() - started < grading_session.WALL_FACTOR
     with sandbox.Worker(STARTER) as w:
         started = time.monotonic()
         with pytest.raises(wire.TimedOut):
             w.run_cell("import time\ntime.sleep(60)", "<test>", _budgeted(w, 1))
         took = time.monotonic() - started
-        assert verdict.WALL_FACTOR - 0.1 <= took < verdict.WALL_FACTOR + 2
+        assert grading_session.WALL_FACTOR - 0.1 <= took < grading_session.WALL_FACTOR + 2
 
 
 def test_a_budget_counts_the_cpu_of_each_worker_it_has_seen_and_the_graders_own():
     readings = iter([("w1", 10.0), ("w1", 10.4), ("w2", 3.0), ("w2", 3.3)])
-    budget = verdict.Budget(1, lambda: next(readings))
+    budget = grading_session.Budget(1, lambda: next(readings))
     assert budget.used() == pytest.approx(0.4, abs=0.05)          # w1: 10.0 -> 10.4
     assert budget.used() == pytest.approx(0.4, abs=0.05)          # w2 first seen at 3.0: adds 0
     assert budget.more() is not None                              # 0.7 of 1 s used: time left
-    unreadable = verdict.Budget(1, lambda: None)
+    unreadable = grading_session.Budget(1, lambda: None)
     assert unreadable.used() is None and unreadable.more() is None  # no /proc: the wall alone
 
 
 def test_the_cpu_of_a_process_group_is_read_from_proc():
     import os
-    spent = sandbox.group_cpu_seconds(os.getpgrp())
+    spent = worker_world.group_cpu_seconds(os.getpgrp())
     assert spent is not None and spent > 0
-    assert sandbox.group_cpu_seconds(2 ** 22 + 12345) == 0       # no such group
+    assert worker_world.group_cpu_seconds(2 ** 22 + 12345) == 0       # no such group
 
 
 def test_a_process_that_ends_itself_is_reported_as_gone():
@@ -206,7 +207,7 @@ def test_the_process_sandbox_works_where_namespaces_do_not():
 
 
 def test_the_worker_harness_holds_no_answer():
-    starter = verdict.worker_starter(12)
+    starter = grading_session.worker_starter(12)
     master = nbformat.read(REPO / "notebooks" / "12-memory-that-outlives-the-process.ipynb", as_version=4)
     distinctive = [line for line in audit.secret_lines(master)["solution"] if len(line) >= 20]
     assert len(distinctive) > 10 and audit.leaks(starter, distinctive) == []
@@ -287,7 +288,7 @@ def test_a_cell_that_forges_messages_on_the_grader_connection_is_named_for_it():
              "    except OSError:\n"
              "        pass\n"
              "x = 1\n")
-    session = verdict.Session(12, [("forger", forge), ("after", "y = 2\n")], timeout=10)
+    session = grading_session.Session(12, [("forger", forge), ("after", "y = 2\n")], timeout=10)
     try:
         session.ensure()
         name, text = session.cell_errors.get("forger", ("", ""))
@@ -413,7 +414,7 @@ def test_an_installed_copy_of_the_course_in_site_packages_stays_hidden(mode, mon
     (site / "lab").mkdir()
     (site / "lab" / "__init__.py").write_text("SECRET = 'the tests'\n")
     (site / "helpful.py").write_text("VALUE = 42\n")
-    monkeypatch.setattr(sandbox, "third_party", lambda: [str(site)])
+    monkeypatch.setattr(worker_world, "third_party", lambda: [str(site)])
     with sandbox.Worker(STARTER, mode=mode) as w:
         assert run(w, "import helpful\nassert helpful.VALUE == 42") is None, mode
         for path in (site / "harness" / "compaction.py", site / "lab" / "__init__.py"):

@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 PROBE = r'''
 import glob, json, os, sys, sysconfig, time
 import harness.compaction as reference
-from lab.grader import sandbox
+from lab.grader import sandbox, worker_world
 venv = sys.argv[1]
 assert reference.__file__.startswith(venv), reference.__file__
 assert "def summarize" in open(reference.__file__).read()
@@ -38,7 +38,7 @@ attacks = {
         "sys.modules.pop('harness', None)\nmodule = importlib.import_module('harness.compaction')\n"
         "text = open(module.__file__).read()"),   # the installed file, not the worker's starter
 }
-for folder in sorted(set([base_purelib] + sandbox.package_dirs())):
+for folder in sorted(set([base_purelib] + worker_world.package_dirs())):
     files = sorted(glob.glob(os.path.join(folder, "*", "__init__.py")))
     if files:
         attacks[f"read {folder}"] = f"text = open({files[0]!r}).read()"
@@ -58,7 +58,7 @@ for mode in modes:
             error = worker.run_cell(code, "<attack>", time.monotonic() + 10)
             inside[mode][name] = "read it" if error is None else type(error).__name__
 print(json.dumps({"outside": outside, "inside": inside, "purelib": base_purelib,
-                  "hidden": sandbox.package_dirs()}))
+                  "hidden": worker_world.package_dirs()}))
 '''
 
 

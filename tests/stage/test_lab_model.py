@@ -1,5 +1,7 @@
 """lab.ScriptedModel: a scripted reply for every request, and the checks of a strict provider."""
 
+import copy
+
 import pytest
 
 import harness
@@ -442,3 +444,20 @@ def test_guesser_answers_from_the_result_paired_with_its_call_by_id():
     assert harness.text_of(swapped) == "config.py says: import config"
     empty = ask(model, asked[:1] + [lab.reply(config), lab.tool_result(config, "")])
     assert harness.text_of(empty) == "config.py is empty."
+
+
+def test_a_request_is_a_deep_copy_with_its_sharing_kept():
+    from lab.model import snapshot
+    shared = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
+    odd = (shared, frozenset({1}))
+    messages = [shared, shared, {"role": "assistant", "content": [], 5: odd}]
+    copied = snapshot(messages)
+    assert copied == copy.deepcopy(messages)
+    assert copied[0] is copied[1] and copied[0] is not shared            # shared stays shared
+    assert copied[2][5][0] is copied[0]                                  # through deepcopy's part too
+    shared["content"][0]["text"] = "changed"
+    assert copied[0]["content"][0]["text"] == "hi", "snapshot shares a dict with what it copied"
+    loop = []
+    loop.append(loop)
+    copied = snapshot(loop)
+    assert copied[0] is copied and copied is not loop

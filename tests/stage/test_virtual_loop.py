@@ -12,6 +12,7 @@ import threading
 import pytest
 
 import lab
+import lab.loop_outcome as loop_outcome
 import lab.virtual_loop as virtual_loop
 
 
@@ -330,7 +331,7 @@ def test_outside_a_running_loop_it_returns_the_value():
 
 def test_times_print_as_the_course_prints_them():
     # "%g" would print 12345.678 as 12345.7 and a day and a bit as 8.64e+04.
-    assert [lab.virtual_loop.at(t) for t in (20, 0.25, 12345.678, 86400.5, 1e-6)] == [
+    assert [loop_outcome.at(t) for t in (20, 0.25, 12345.678, 86400.5, 1e-6)] == [
         "20.0", "0.25", "12345.678", "86400.5", "0.000001"]
 
 

@@ -63,10 +63,30 @@ def _async_run(name, run):
 
 
 async def consume(name, run):
+    """The events of `name`'s async run `run`, consumed to its end."""
     events = []
     async for event in _async_run(name, run):
         events.append(event)
     return events
+
+
+async def settled(task):
+    """What awaiting `task` gives: its value, or "cancelled" when a cancellation ended it."""
+    try:
+        return await task
+    except asyncio.CancelledError:
+        return "cancelled"
+
+
+async def consume_until(name, run, event_type):
+    """Consume `name`'s async run `run` in a task of its own that lab.cancel_at cancels at the
+    first `event_type` event: "cancelled" if the cancellation reached that task, "finished" if
+    the run ended first."""
+    async def consumer():
+        async for _ in lab.cancel_at(_async_run(name, run), event_type):
+            pass
+        return "finished"
+    return await settled(asyncio.get_running_loop().create_task(consumer(), name="consumer"))
 
 
 def kinds(events):
@@ -248,10 +268,7 @@ def cancellation_goes_up(ns):
         task = asyncio.get_running_loop().create_task(ns.run_tool([hung], call), name="run_tool")
         await asyncio.sleep(2)
         task.cancel()
-        try:
-            return await task
-        except asyncio.CancelledError:
-            return "cancelled"
+        return await settled(task)
 
     outcome = drive("run_tool", cancel_run_tool())
     expect(outcome == "cancelled",
@@ -263,17 +280,8 @@ def cancellation_goes_up(ns):
         messages = Record()   # a handle under the grader: the learner's appends are seen here
         script = [lab.reply(lab.call("bash", {"command": "sleep 600"}, id="c1")), lab.say("Done.")]
         model = lab.AsyncScriptedModel(script, latency=1)
-        run = _async_run("run_agent", ns.run_agent(model, harness.SYSTEM, messages, [hung], "Wait."))
-
-        async def consumer():
-            async for _ in lab.cancel_at(run, "tool_execution_start"):
-                pass
-        task = asyncio.get_running_loop().create_task(consumer(), name="consumer")
-        try:
-            await task
-            return "finished", messages
-        except asyncio.CancelledError:
-            return "cancelled", messages
+        run = ns.run_agent(model, harness.SYSTEM, messages, [hung], "Wait.")
+        return await consume_until("run_agent", run, "tool_execution_start"), messages
 
     outcome, messages = drive("run_agent", cancel_run_agent())
     expect(outcome == "cancelled", "run_agent finished the run when its consumer was cancelled; the "
@@ -298,16 +306,8 @@ def next_request_after_a_cancel_is_accepted(ns):
         messages = Record()   # a handle under the grader: the learner's appends are seen here
         script = [lab.reply(lab.call("bash", {"command": "sleep 600"}, id="c1"))]
         first = lab.AsyncScriptedModel(script, latency=1)
-        run = _async_run("run_agent", ns.run_agent(first, harness.SYSTEM, messages, [hung], "Wait."))
-
-        async def consumer():
-            async for _ in lab.cancel_at(run, "tool_execution_start"):
-                pass
-        task = asyncio.get_running_loop().create_task(consumer(), name="consumer")
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
+        await consume_until("run_agent", ns.run_agent(first, harness.SYSTEM, messages, [hung], "Wait."),
+                            "tool_execution_start")
         second = lab.AsyncScriptedModel([lab.say("Picked up.")], latency=1)
         await consume("run_agent", ns.run_agent(second, harness.SYSTEM, messages, [hung], "Go on."))
         return messages, second
@@ -332,17 +332,8 @@ def cancel_while_the_model_thinks(ns):
     async def main():
         messages = Record()   # a handle under the grader: the learner's appends are seen here
         model = lab.AsyncScriptedModel([lab.say("Too late.")], latency=20)
-        run = _async_run("run_agent", ns.run_agent(model, harness.SYSTEM, messages, [], "Think."))
-
-        async def consumer():
-            async for _ in lab.cancel_at(run, "message_end"):
-                pass
-        task = asyncio.get_running_loop().create_task(consumer(), name="consumer")
-        try:
-            await task
-            return "finished", messages
-        except asyncio.CancelledError:
-            return "cancelled", messages
+        run = ns.run_agent(model, harness.SYSTEM, messages, [], "Think.")
+        return await consume_until("run_agent", run, "message_end"), messages
 
     outcome, messages = drive("run_agent", main())
     expect(outcome == "cancelled", "run_agent swallowed a cancellation that came while the model thought")
@@ -461,8 +452,7 @@ def steering_taken_while_the_model_thinks(ns):
         script = [lab.reply(lab.call("slow", {})), lab.say("Done, with spaces.")]
         h, model = fresh(ns, script, [stage.timed_tool("slow", 3, "ok")], latency=20)
         keys = lab.keyboard(h, [(t0 + 5, "steer", "Use spaces.")])
-        async for _ in _async_run("_run", h.prompt("Tidy the file.")):
-            pass
+        await consume("_run", h.prompt("Tidy the file."))
         typed = await keys
         return t0, typed, model, h.messages
 
@@ -532,16 +522,7 @@ def a_cancelled_run_frees_the_harness(ns):
     async def main():
         script = [lab.reply(lab.call("bash", {"command": "sleep 600"}, id="c1")), lab.say("Back.")]
         h, model = fresh(ns, script, [stage.timed_tool("bash", None)])
-
-        async def consumer():
-            async for _ in lab.cancel_at(_async_run("_run", h.prompt("Wait.")), "tool_execution_start"):
-                pass
-        task = asyncio.get_running_loop().create_task(consumer(), name="consumer")
-        try:
-            await task
-            outcome = "finished"
-        except asyncio.CancelledError:
-            outcome = "cancelled"
+        outcome = await consume_until("_run", h.prompt("Wait."), "tool_execution_start")
         running = h.is_running
         if running:
             return outcome, running, None, model
@@ -567,8 +548,7 @@ def two_sessions_side_by_side(ns):
         tools = [lab.harness_at(15).make_bash_tool(shell)]
         h = ns.Harness(lab.AsyncScriptedModel(stage.fix_script(), latency=10), harness.SYSTEM, tools)
         h._messages = Record()
-        async for _ in _async_run("_run", h.prompt(stage.TASK)):
-            pass
+        await consume("_run", h.prompt(stage.TASK))
         return lab.clock.now
 
     async def main():
@@ -594,8 +574,7 @@ def plain_listeners_still_work(ns):
             stop[0]()
         stop.append(h.subscribe(once))
         h.subscribe(lambda event: heard.append(("always", event["type"])))
-        async for _ in _async_run("_run", h.prompt("Hi.")):
-            pass
+        await consume("_run", h.prompt("Hi."))
         return heard
 
     heard = drive("_notify", main())
@@ -634,8 +613,7 @@ def a_failing_listener_ends_the_run(ns):
         h.subscribe(broken)
         h.subscribe(lambda event: heard.append(event["type"]))
         try:
-            async for _ in _async_run("_run", h.prompt("Hi.")):
-                pass
+            await consume("_run", h.prompt("Hi."))
             error = None
         except OSError as failure:
             error = str(failure)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import lab
 from lab import figures
 from lab.lessons.lesson15 import stage
-from lab.virtual_loop import at
+from lab.loop_outcome import at
 
 COLOURS = {"model": "#4C72B0", "bash": "#F0B37E"}
 CUT = "#C44E52"

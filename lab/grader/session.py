@@ -1,0 +1,213 @@
+"""One submission's sandboxed worker, as the grader holds it while its check cells run: started
+on demand from the lesson's starter harness (every gap a stub) with the learner's cells run in it,
+started again when the learner's code ends it or runs out of time, and each cell's time counted
+in CPU seconds (Budget). lab/grader/verdict.py runs the check cells against it.
+"""
+
+import time
+
+from lab import manifest, starters
+from lab.grader import sandbox, wire, worker_world
+
+DEFAULT_TIMEOUT = 30
+WALL_FACTOR = 3         # code that waits without computing is stopped at this many times the limit
+
+
+class Budget:
+    """The time one cell may take, counted in CPU seconds: the grader's own (a check cell's tests
+    run here) and the sandboxed worker's. A machine busy with other work slows a cell down without
+    spending its time, so a right answer is not failed for the load of the grading server; code
+    that waits without computing (a sleep, a blocked read) is stopped by the wall clock instead,
+    at WALL_FACTOR times the limit. Where the worker's CPU cannot be read, the wall clock alone.
+
+    `worker_cpu()` gives (a key for the worker process, its CPU seconds) or None; a worker started
+    again during the cell counts from the moment the budget first sees it."""
+
+    def __init__(self, seconds, worker_cpu):
+        self.seconds, self.worker_cpu = seconds, worker_cpu
+        self.started, self.own = time.monotonic(), time.process_time()
+        self.first, self.last = {}, {}   # worker key -> CPU seconds when first seen, when last read
+        self._read_worker()
+        self.deadline = self.started + seconds
+
+    def _read_worker(self):
+        reading = self.worker_cpu()
+        if reading is None or reading[1] is None:
+            return False
+        key, seconds = reading
+        self.first.setdefault(key, seconds)
+        self.last[key] = seconds
+        return True
+
+    def used(self):
+        """CPU seconds spent on the cell so far, or None if the worker's cannot be read."""
+        if not self._read_worker():
+            return None
+        worker = sum(self.last[key] - self.first[key] for key in self.last)
+        return time.process_time() - self.own + worker
+
+    def more(self):
+        """A later deadline if the cell still has time left, else None (its time is up)."""
+        now = time.monotonic()
+        if now - self.started >= WALL_FACTOR * self.seconds:
+            return None
+        used = self.used()
+        if used is None or used >= self.seconds:
+            return None
+        self.deadline = min(now + max(self.seconds - used, 0.1), self.started + WALL_FACTOR * self.seconds)
+        return self.deadline
+
+
+# -- what the worker starts from ----------------------------------------------------------------
+
+_starters = {}
+
+
+def learner_names(lesson):
+    """Every full name the learner writes in `lesson`, over all its labs."""
+    return manifest.names(lesson)
+
+
+def worker_starter(lesson):
+    """The harness.py the worker loads as `harness`: lesson `lesson`'s last lab's starter with
+    every gap of every lab of the lesson a stub again. The reference's answers are in no part of
+    it, so a submission that hands a gap back to `harness` gets the stub."""
+    if lesson not in _starters:
+        stage = starters.Stage(lesson, manifest.last_lab(lesson))
+        _starters[lesson] = starters.text_at(stage, every_gap=True)
+    return _starters[lesson]
+
+
+# -- the learner's cells, as Python
+
+def as_python(source):
+    """A cell's source as plain Python: IPython's magics and shell escapes become calls of
+    get_ipython(), which does nothing in the worker. The text is only transformed, never run."""
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+        return TransformerManager().transform_cell(source)
+    except Exception:
+        return source
+
+
+class LazyName:
+    """A learner-written name in a check cell, looked up in the worker only when it is used."""
+
+    def __init__(self, session, path):
+        self._session, self._path = session, path
+
+    def __getattr__(self, attribute):
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        return LazyName(self._session, f"{self._path}.{attribute}")
+
+    def __call__(self, *args, **kwargs):
+        return self._session.resolve(self)(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<the learner's {self._path}>"
+
+
+class Session:
+    """The sandboxed worker for one submission: started on demand, and started again (with the
+    cells that ran before) if the learner's code ends it or runs out of time."""
+
+    def __init__(self, lesson, code_cells, *, timeout=DEFAULT_TIMEOUT, limits=None, protect=()):
+        self.lesson, self.timeout, self.protect = lesson, timeout, list(protect)
+        self.limits = limits or worker_world.Limits(cpu_seconds=4 * timeout + 30)
+        self.code_cells = [(cell_id, as_python(source)) for cell_id, source in code_cells]
+        self.worker = None
+        self.cache = {}
+        self.cell_errors = {}     # cell id -> (ename, evalue) of a learner cell that stopped
+        self.skip = set()         # cells that timed out or ended the worker: not run again
+        self.passed = set()       # (lesson, lab) whose visible tests passed in this grading
+        self.deadline = None
+        self.budget = None        # the running check cell's Budget
+
+    def _start(self):
+        self.worker = sandbox.Worker(worker_starter(self.lesson), limits=self.limits,
+                                     learner_names=learner_names(self.lesson), protect=self.protect)
+        self.cache = {}
+        for cell_id, source in self.code_cells:
+            if cell_id in self.skip:
+                continue
+            try:
+                budget = Budget(self.timeout, self._worker_cpu)
+                self.worker.peer.more_time = budget.more
+                error = self.worker.run_cell(source, f"<cell {cell_id}>", budget.deadline)
+            except wire.TimedOut:
+                self.skip.add(cell_id)
+                self.cell_errors[cell_id] = ("CellTimeoutError",
+                                             f"the cell did not finish within {self.timeout} seconds")
+                self._stop()
+                return self._start()
+            except wire.Gone as gone:
+                self.skip.add(cell_id)
+                if "protocol" in str(gone):   # the grader stopped it for forging messages
+                    self.cell_errors[cell_id] = ("ProtocolBroken", "the cell wrote to the grader's connection "
+                                                 "to its process, so the grader stopped that process")
+                else:
+                    status = self.worker.exit_status()
+                    self.cell_errors[cell_id] = ("ProcessEnded", f"the cell ended the Python process ({status})")
+                self._stop()
+                return self._start()
+            if error is not None:
+                self.cell_errors.setdefault(cell_id, _describe(error))
+
+    def _stop(self):
+        if self.worker is not None:
+            self.worker.kill()
+            self.worker = None
+
+    def ensure(self):
+        if self.worker is None or self.worker.peer.dead is not None:
+            self._stop()
+            self._start()
+        self.worker.peer.deadline = self.deadline
+        self.worker.peer.more_time = self._more_time
+        return self.worker
+
+    def _worker_cpu(self):
+        worker = self.worker
+        return None if worker is None else (worker.process.pid, worker.cpu_seconds())
+
+    def start_cell(self):
+        """Begin a check cell: its Budget starts now."""
+        self.budget = Budget(self.timeout, self._worker_cpu)
+        self.deadline = self.budget.deadline
+
+    def _more_time(self):
+        later = self.budget.more() if self.budget is not None else None
+        if later is not None:
+            self.deadline = later
+        return later
+
+    def out_of_time(self):
+        """True once the running check cell has spent its time (see Budget)."""
+        if self.deadline is None or time.monotonic() < self.deadline:
+            return False
+        return self._more_time() is None
+
+    def resolve(self, value):
+        """A check cell's argument as the tests will see it: a LazyName becomes the learner's
+        object (plain data, or a Remote into the worker)."""
+        if not isinstance(value, LazyName):
+            return value
+        worker = self.ensure()
+        key = value._path
+        if key not in self.cache:
+            self.cache[key] = worker.lookup(value._path)
+        return self.cache[key]
+
+    def close(self):
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
+def _describe(error):
+    name = getattr(error, "remote_type", "") or type(error).__name__
+    line = getattr(error, "remote_line", None)
+    if line is not None:
+        return (name, f"line {line}: {getattr(error, 'remote_msg', '') or error}")
+    return (name, str(error))
