@@ -21,6 +21,9 @@ def _lesson_of(item):
     return lesson if isinstance(lesson, int) else None
 
 
+# First: pytest-xdist's own hook reads the xdist_group marks to group the tests, so they must be
+# on before it runs (tests/test_layout.py shows that the grouping holds).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     for item in items:
         lesson = _lesson_of(item)

@@ -54,3 +54,26 @@ def test_the_readme_links_every_written_lesson_and_names_what_the_learner_writes
         for name in manifest.names(lesson):
             assert f"`{manifest.bare(name)}" in rows[lesson] or f"`{name}`" in rows[lesson], \
                 f"the README's row for lesson {lesson:02d} does not name {name}"
+
+
+def test_tests_that_share_a_set_up_run_in_one_process(tmp_path):
+    """`make test`'s --dist loadgroup keeps the tests of one xdist_group in one process, marked as
+    tests/conftest.py marks them; pytest 9.2 silently undid that (pytest-xdist #1386), and every
+    shared set-up (a graded course, a JupyterLab, a hub) was then made in each process."""
+    import subprocess
+    import sys
+    (tmp_path / "conftest.py").write_text(
+        "import pytest\n"
+        "@pytest.hookimpl(tryfirst=True)\n"
+        "def pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n"
+        "        item.add_marker(pytest.mark.xdist_group('shared'))\n")
+    for n in range(4):
+        (tmp_path / f"test_{n}.py").write_text(
+            "import os\n"
+            f"def test_{n}(): open('worker-{n}', 'w').write(os.environ['PYTEST_XDIST_WORKER'])\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+                           "--dist", "loadgroup", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:]
+    workers = {(tmp_path / f"worker-{n}").read_text() for n in range(4)}
+    assert len(workers) == 1, f"the tests of one xdist_group ran in {sorted(workers)}: pytest-xdist did not group them"
