@@ -14,7 +14,7 @@ FIND   := py="$(PYTHON)"; [ -n "$$py" ] || py=$$(sh scripts/find-python) || exit
 
 .PHONY: lab author test venv clean hub-proxy test-hub
 
-# The learner's copy: mywork/ (lab/mywork.py adds new lessons, never overwrites).
+# The learner's copy: mywork/ (lab/learner/mywork.py adds new lessons, never overwrites).
 lab:
 	@$(FIND) "$$py" start.py $(ARGS)
 

@@ -28,10 +28,10 @@ VENV = os.path.join(ROOT, ".venv")
 STAMP = os.path.join(VENV, ".installed")
 INPUTS = ("pyproject.toml", "constraints.txt", os.path.join("jupyter", "overrides.json"))
 OWN_OPTIONS = ("--author", "--install-only", "--print-command")
-# Saves keep a rung's text when its widget model is gone (lab/jupyter_hooks.py says why).
-HOOKS = "--ContentsManager.pre_save_hook=lab.jupyter_hooks.keep_widget_text"
+# Saves keep a rung's text when its widget model is gone (lab/learner/jupyter_hooks.py says why).
+HOOKS = "--ContentsManager.pre_save_hook=lab.learner.jupyter_hooks.keep_widget_text"
 # Loaded besides the extensions the environment enables (a dict given here is merged with theirs).
-FRONT_DOOR = "--ServerApp.jpserver_extensions=lab.frontdoor=True"
+FRONT_DOOR = "--ServerApp.jpserver_extensions=lab.learner.frontdoor=True"
 
 
 class Failed(Exception):
@@ -93,9 +93,9 @@ def lab_command(author, extra):
     command = [venv_program("jupyter"), "lab",
                "--notebook-dir=" + ("notebooks" if author else "mywork")]
     if not author:
-        # The learner lands on the course's start page (lab/startpage.py) from the printed
+        # The learner lands on the course's start page (lab/learner/startpage.py) from the printed
         # address and from `/` (JupyterLab's own default_url wins over the server's, so it is
-        # LabApp's that is set), and from `/lab` (lab/frontdoor.py).
+        # LabApp's that is set), and from `/lab` (lab/learner/frontdoor.py).
         command.append("--LabApp.default_url=/lab/tree/START.md")
         command.append(FRONT_DOOR)
     # JupyterLab refuses to start as root unless told; containers and CI machines often are root.
@@ -150,7 +150,7 @@ def main(argv):
         if "--install-only" in own:
             return 0
         if not author:
-            run([os.path.join(ROOT, venv_program("python")), "-m", "lab.mywork"],
+            run([os.path.join(ROOT, venv_program("python")), "-m", "lab.learner.mywork"],
                 "bring mywork/ up to date", echo=False)
     except Failed as error:
         print(f"start.py: {error}", file=sys.stderr)

@@ -18,7 +18,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import harness  # noqa: E402
-from lab import checks, starters  # noqa: E402
+from lab import checks  # noqa: E402
+from lab.course import starters  # noqa: E402
 
 
 def best_of(n, work):

@@ -248,6 +248,6 @@ class AdapterModel:
         payload = self.adapter.to_request(system, messages, tools)
         try:
             raw = await self.send(payload)
-        except OSError as error:  # ConnectionError is one; lab.http.NoReply is one too
+        except OSError as error:  # ConnectionError is one; lab.stage.http.NoReply is one too
             return error_message(f"no server answered: {error or type(error).__name__}")
         return self.adapter.from_response(raw)

@@ -15,7 +15,7 @@ The package holds each definition as lesson PACKAGE_LESSON leaves it. The text o
 an earlier lesson left it lives in earlier/lessonNN.py, and as a lesson after PACKAGE_LESSON rewrites
 it in later/lessonNN.py (later/__init__.py says why), named as here.
 Which labs a lesson has, and which names each lab asks for, follow from this table alone
-(lab/manifest.py works them out); nothing else lists them.
+(lab/course/manifest.py works them out); nothing else lists them.
 """
 
 from typing import NamedTuple

@@ -26,30 +26,30 @@ def _the_course_harness():
 
 _the_course_harness()
 
-from .sourcelines import hide_markers  # noqa: E402
+from .runtime.sourcelines import hide_markers  # noqa: E402
 
 hide_markers()   # a traceback through the reference quotes no solution markers
 
-from .builders import call, reply, say, text, tool_result, user
-from .display import big_log, count_tokens, render_request, shape, show, validate
-from .display import Captured, capture_stdout, event_types
-from .virtual_time import clock
-from .chat_server import ChatServer, answer_status
-from .chat_template import ALTERNATING_TEMPLATE, TemplateModel
-from .model import CACHED_RATE, Request, ScriptError, ScriptedModel, fail, forever
-from .props import briefed, guesser, gullible, orders_in, recall, summariser
-from .shell import Shell, reaches_network
-from .workspace import PowerCut, Workspace
-from .checkcell import check
-from .takeover import install, running_on, use_reference
-from .notebook import draw_log, hints, progress, require_pass, rung, show_diff, trying
-from .versions import harness_at, harness_now, now, ran_on
-from .async_stage import (AsyncScriptedModel, AsyncShell, Deadlock, Keystroke, OutOfTime,
-                          TimedShell, Timing, Unheard, cancel_at, keyboard, meanwhile, timing)
+from .stage.builders import call, reply, say, text, tool_result, user
+from .stage.display import big_log, count_tokens, render_request, shape, show, validate
+from .stage.display import Captured, capture_stdout, event_types
+from .stage.virtual_time import clock
+from .stage.chat_server import ChatServer, answer_status
+from .stage.chat_template import ALTERNATING_TEMPLATE, TemplateModel
+from .stage.model import CACHED_RATE, Request, ScriptError, ScriptedModel, fail, forever
+from .stage.props import guesser, summariser
+from .stage.shell import Shell, reaches_network
+from .stage.workspace import PowerCut, Workspace
+from .stage.async_stage import (AsyncScriptedModel, AsyncShell, Deadlock, Keystroke, OutOfTime,
+                                TimedShell, Timing, Unheard, cancel_at, keyboard, meanwhile, timing)
+from .runtime.checkcell import check
+from .runtime.takeover import install, running_on, use_reference
+from .runtime.cells import draw_log, hints, progress, require_pass, rung, show_diff, trying
+from .runtime.lesson_harness import harness_at, harness_now, now, ran_on
 # The start page in the learner's folder follows every answer saved in this kernel (it hooks itself
 # onto the answers store when imported).
-from . import startpage  # noqa: E402,F401
+from .learner import startpage as _startpage  # noqa: E402,F401
 # In a kernel, a demonstration that runs the learner's code stops at the checks' time limit.
-from . import demo_guard  # noqa: E402
+from .runtime import demo_guard as _demo_guard  # noqa: E402
 
-demo_guard.install()
+_demo_guard.install()

@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 
-from lab import starters
+from lab.course import starters
 
 
 def main(argv=None):
@@ -74,7 +74,7 @@ def main(argv=None):
         return status
     try:
         if args.command == "starter" and args.source:
-            from lab import carry
+            from lab.course import carry
             if not os.path.isfile(args.source):
                 raise starters.StarterError(f"there is no file {args.source}: pass your own harness.py with --from")
             _refuse_to_overwrite(args.source, args.output)

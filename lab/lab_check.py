@@ -20,15 +20,16 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-# Run as a script, this folder comes first on sys.path, and lab/http.py would then stand in for the
-# standard library's http (which the course's server imports): the folder above is the one to use.
+# Run as a script, this folder comes first on sys.path, and its packages would then stand in for
+# any top-level package of the same name: the folder above is the one to use.
 if sys.path and sys.path[0] and os.path.abspath(sys.path[0]) == HERE:
     sys.path.pop(0)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from lab import checks, prose  # noqa: E402  (after the path is set, when run as a script)
+from lab import checks  # noqa: E402  (after the path is set, when run as a script)
 from lab.checks import engine  # noqa: E402
+from lab.stage import prose  # noqa: E402
 
 
 # Starting Python and importing lab is not the learner's code: it gets this long, on a busy
@@ -143,7 +144,7 @@ class Report:
         """Lab `lab`'s names as the subject of "... still raise(s)": "run_tool still raises", "a and
         b still raise"; "its gaps still raise" when the lesson's manifest cannot say."""
         try:
-            from lab import manifest
+            from lab.course import manifest
             names = list(manifest.names(self.lesson, lab))
         except Exception:  # an unknown lesson or lab: the plain words still hold
             names = []

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lab import carry, starters
-from lab.starters import Stage
+from lab.course import carry, starters
+from lab.course.starters import Stage
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,7 +64,8 @@ def test_bad_files_get_a_sentence(tmp_path):
 import ast  # noqa: E402
 
 from harness import syllabus  # noqa: E402
-from lab import lessons, manifest  # noqa: E402
+from lab import lessons  # noqa: E402
+from lab.course import manifest
 
 WORDS = 'SYSTEM = "Answer in one short paragraph, and say which file you read."'
 HELPER = "def my_banner(text):\n    \"\"\"A helper of the learner's own.\"\"\"\n    return f\"== {text} ==\""

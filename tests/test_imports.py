@@ -1,6 +1,8 @@
 """lab/ has no import cycle, counting every import, those inside functions too: so no import sits
 in a function only to dodge one. Each lesson's own folder (lab/lessons/lessonNN/) is content on
-top of the stage and is left out; the stage finds a lesson's modules by number, never by import."""
+top of the stage and is left out; the stage finds a lesson's modules by number, never by import.
+And lab/ keeps its layout: one package a concern, nothing at the top but the entry points, no
+module past 400 lines but a lesson's content and the grader's wire."""
 
 import ast
 from pathlib import Path
@@ -100,3 +102,49 @@ def test_a_cycle_is_found_even_through_an_import_inside_a_function(tmp_path):
     assert import_cycles(package) == [["lab.a imports lab.b (line 1)", "lab.b imports lab.a (line 2)"]]
     (package / "b.py").write_text("def later():\n    return 1\n")
     assert import_cycles(package) == []
+
+
+# -- the layout ------------------------------------------------------------------------------------
+
+TOP_FILES = {"__init__.py", "__main__.py", "lab_check.py"}
+
+
+def strays(root=LAB):
+    """What sits at the top of lab/ besides its entry points and its packages: modules belong in
+    the package of their concern (README.md, "Where things live")."""
+    return sorted(p.name for p in root.iterdir()
+                  if p.name != "__pycache__" and not (p.is_dir() and (p / "__init__.py").exists())
+                  and not (p.is_file() and p.name in TOP_FILES))
+
+
+def test_the_top_of_lab_holds_its_entry_points_and_packages_alone():
+    assert strays() == [], "lab/ holds modules of its own; put each in its concern's package"
+
+
+def test_a_stray_module_at_the_top_of_lab_is_found(tmp_path):
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "stage").mkdir()
+    (tmp_path / "stage" / "__init__.py").write_text("")
+    assert strays(tmp_path) == []
+    (tmp_path / "model.py").write_text("")
+    (tmp_path / "notes").mkdir()
+    assert strays(tmp_path) == ["model.py", "notes"]
+
+
+def test_the_stage_imports_nothing_of_lab_but_the_stage():
+    """The scripted world knows nothing of lessons, checks or notebooks (a lesson is found by its
+    number, never imported by the stage)."""
+    known = modules()
+    found = sorted(f"{name} imports {target} (line {line})" for name, path in known.items()
+                   if name.startswith("lab.stage") for target, line in imports(name, path, known)
+                   if not target.startswith("lab.stage"))
+    assert found == []
+
+
+def test_no_module_but_lesson_content_and_the_wire_is_over_400_lines():
+    def exempt(path):
+        parts = path.relative_to(LAB).parts
+        return (parts[0] == "lessons" and parts[1].startswith("lesson")) or parts == ("grader", "wire.py")
+    long = sorted(f"{path.relative_to(ROOT)}: {n} lines" for path in LAB.rglob("*.py") if not exempt(path)
+                  if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400)
+    assert long == [], "split these by what they hold"

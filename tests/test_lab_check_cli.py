@@ -4,8 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lab import starters
-from lab.starters import Stage
+from lab.course import starters
+from lab.course.starters import Stage
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECK = ROOT / "lab" / "lab_check.py"
@@ -117,7 +117,7 @@ def test_a_lab_not_begun_is_one_line_not_a_list_of_failures(tmp_path):
     """Lab 1's starter checked against both labs: lab 2's names are not in it yet, and lab 1's gap
     still raises; lab 2's starter: its gaps all raise. Each such lab is one line, "not started"."""
     from lab import checks
-    from lab import manifest
+    from lab.course import manifest
     counts = {lab: len(checks.tests_for(12, lab)) for lab in (1, 2)}
     raising = {lab: " and ".join(", ".join(manifest.names(12, lab)).rsplit(", ", 1))
                for lab in (1, 2)}

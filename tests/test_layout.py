@@ -44,7 +44,8 @@ def test_every_dependency_is_explained_in_the_readme():
 
 
 def test_the_readme_links_every_written_lesson_and_names_what_the_learner_writes():
-    from lab import lessons, manifest
+    from lab import lessons
+    from lab.course import manifest
     readme = (ROOT / "README.md").read_text()
     rows = {int(m.group(1)): m.group(0) for m in re.finditer(r"^\| (\d\d) \|.*$", readme, re.M)}
     for lesson in lessons.written():

@@ -8,8 +8,8 @@ todo.md (the gate asks you first), and says what it did; later prompts get a lin
 import os
 import tempfile
 
-from lab.builders import call, reply, say
-from lab.chat_server import ChatServer
+from lab.stage.builders import call, reply, say
+from lab.stage.chat_server import ChatServer
 
 MODEL = "course-model"
 PROMPT = "Read notes.txt and write its tasks to todo.md as a checklist."

@@ -3,7 +3,7 @@ as a module, after its labs are checked.
 
 A learner's file is judged by the engine that judges it in the course (lab/checks, through
 lab_check in a worker process, a time limit on each test), the way `python -m lab starter N --from
-FILE` judges it (lab/carry.py): each definition the learner wrote goes into the reference of the
+FILE` judges it (lab/course/carry.py): each definition the learner wrote goes into the reference of the
 lab that last asked for it, and that lab's tests run. The first failure refuses the file in one
 sentence. A pass is remembered under DIR/.agent/checked.json by the file's SHA-256 (and the
 course's tests'), so the next start with the same file is quick.
@@ -21,8 +21,9 @@ import types
 from pathlib import Path
 
 from harness import syllabus
-from lab import carry, lessons, starters
-from lab.starters import Stage, StarterError
+from lab import lessons
+from lab.course import carry, starters
+from lab.course.starters import Stage, StarterError
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_SECONDS = 10.0

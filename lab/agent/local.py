@@ -3,7 +3,7 @@ disk, and an async shell that runs command lines in it.
 
 The tools of lesson 6 take a workspace `ws` (exists, read_text, write_text, append_text, listdir)
 and a shell (run(command) -> (output, exit code), awaited since lesson 15). The course's own are
-in memory (lab/workspace.py, lab/shell.py); these are the same five methods and the one method over
+in memory (lab/stage/workspace.py, lab/stage/shell.py); these are the same five methods and the one method over
 the real disk and a real /bin/sh.
 
 Confinement: every path a tool names is resolved, symlinks included, and must land inside the

@@ -8,7 +8,7 @@ It posts to {base_url}/chat/completions with "Authorization: Bearer <key>" (no s
 there is no key: a local server usually wants none). A 408, 409, 425, 429 or any 5xx is tried
 again, up to `tries` requests in all, after the wait the reply's retry-after (or retry-after-ms)
 header asks for, else a doubling pause; the last answer is returned as it came, so the adapter
-makes it a failed reply. No reply at all (lab.http.NoReply, a ConnectionError) is not retried:
+makes it a failed reply. No reply at all (lab.stage.http.NoReply, a ConnectionError) is not retried:
 it goes on up, and the adapter says no server answered. The key is never in what comes back:
 wherever a reply quotes it, it is cut out.
 """
@@ -17,7 +17,7 @@ import asyncio
 import email.utils
 import time
 
-from lab import http
+from lab.stage import http
 
 RETRIED = {408, 409, 425, 429}        # and every 5xx
 TRIES = 4                             # requests in all, the first included

@@ -4,7 +4,7 @@ and by the autograder.
 
 A lesson's tests live in its own folder, lab/lessons/lessonNN/checks.py. A test is a function of
 one argument, `ns`: the learner's definitions by name (ns.summarize for a function, ns.SessionLog
-for a class whose methods the learner wrote; see lab.manifest.Namespace). Everything else it takes
+for a class whose methods the learner wrote; see lab.course.manifest.Namespace). Everything else it takes
 from `harness` and `lab`.
 It passes by returning and fails by raising Failed with one plain sentence that says what was
 expected and what happened.

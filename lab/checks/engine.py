@@ -2,7 +2,7 @@
 front end supplies, stops an endless harness once, and puts the verdicts into sentences.
 
 Three front ends use it, each with its own isolation around a single test: the notebook's check
-cell (lab/checkcell.py, a thread stopped from outside), the command line (lab/lab_check.py, a
+cell (lab/runtime/checkcell.py, a thread stopped from outside), the command line (lab/lab_check.py, a
 worker process killed at the time limit) and the autograder (lab/grader/verdict.py, the sandboxed
 worker under the cell's CPU budget). What a test's verdict is, when the remaining tests are not
 run, and every sentence the learner reads are decided here, so the three never disagree.
@@ -16,7 +16,7 @@ points if it passed, else 0) read from it.
 
 import textwrap
 
-from lab import prose
+from lab.stage import prose
 from lab.checks import Result
 
 WIDTH = 100          # the notebook's and the grader's lines are filled to this width

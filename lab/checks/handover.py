@@ -3,7 +3,7 @@ learner's own interpreter (a notebook, lab_check) and under the autograder, wher
 code runs in a sandboxed worker and every plain value it is given arrives there as a copy.
 """
 
-from lab.display import shape
+from lab.stage.display import shape
 
 
 class Record:

@@ -16,7 +16,8 @@ import sys
 import traceback
 
 from harness import syllabus
-from lab import checks, manifest
+from lab import checks
+from lab.course import manifest
 
 class Learner:
     """The learner's module seen as a lab test's `ns`: ns.summarize and ns.SessionLog are the

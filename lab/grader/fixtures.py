@@ -16,7 +16,8 @@ from typing import Callable, NamedTuple
 
 import nbformat
 
-from lab import lessons, manifest, starters
+from lab import lessons
+from lab.course import manifest, starters
 from lab.lessons.build import NOTEBOOKS, ROOT, notebook_path
 
 TIMESTAMP = "2026-03-02 09:00:00.000000 UTC"

@@ -6,7 +6,7 @@ in CPU seconds (Budget). lab/grader/verdict.py runs the check cells against it.
 
 import time
 
-from lab import manifest, starters
+from lab.course import manifest, starters
 from lab.grader import sandbox, wire, worker_world
 
 DEFAULT_TIMEOUT = 30

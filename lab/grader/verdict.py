@@ -24,7 +24,9 @@ from pathlib import Path
 
 import harness
 import lab
-from lab import checks, manifest, takeover
+from lab import checks
+from lab.course import manifest
+from lab.runtime import takeover
 from lab.checks import engine
 from lab.grader import sandbox, wire
 from lab.grader.session import DEFAULT_TIMEOUT, LazyName, Session, as_python
@@ -101,7 +103,7 @@ class GradingLab:
     each test on its own, against the worker, and records how it went."""
 
     def __init__(self, session, say):
-        def wrapped(line):   # as lab.checkcell prints it in the notebook
+        def wrapped(line):   # as lab.runtime.checkcell prints it in the notebook
             indent = line[:len(line) - len(line.lstrip(" "))]
             say(engine.fill(indent, line.strip(" ")))
 
@@ -110,7 +112,7 @@ class GradingLab:
 
     # lab's functions that read the notebook's namespace or its kernel's state: each needs a
     # grading version here, or the check cell fails rather than running it in the grader.
-    NAMESPACE_READERS = ("lab.checkcell", "lab.notebook", "lab.takeover")
+    NAMESPACE_READERS = ("lab.runtime.checkcell", "lab.runtime.cells", "lab.runtime.takeover")
 
     def __getattr__(self, name):
         value = getattr(lab, name)
@@ -171,7 +173,7 @@ class GradingLab:
             except asyncio.CancelledError as error:
                 # A BaseException that crosses the wire as itself (a cancellation the learner's
                 # coroutine let go, or raised with nothing cancelling it): the notebook's thread
-                # reports it in these words (lab.checkcell), and grading goes on to the next test.
+                # reports it in these words (lab.runtime.checkcell), and grading goes on to the next test.
                 return checks.Result(t, False, f"it raised {type(error).__name__}: {error}", False)
 
         def spent():
@@ -228,7 +230,7 @@ def _builtins_for(shim):
 
     def grading_import(name, globals=None, locals=None, fromlist=(), level=0):
         if level == 0 and (name == "lab" or name.startswith("lab.")):
-            if name.startswith(("lab.checkcell", "lab.notebook", "lab.takeover")):
+            if name.startswith(("lab.runtime.checkcell", "lab.runtime.cells", "lab.runtime.takeover")):
                 raise ImportError(f"{name} reads the notebook's own namespace; the check cell "
                                   "cannot use it while grading")
             module = real_import(name, globals, locals, fromlist, level)

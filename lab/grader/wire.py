@@ -56,7 +56,7 @@ MAX_NESTING = 40         # calls waiting on calls waiting on calls
 MAX_TEXT = 2000          # an exception's message, as sent
 MAX_PRINTED = 1 << 16    # what the learner printed during one message, as sent
 # A class whose instances the learner's methods may keep state on sets this to True (the classes
-# lab.manifest.Namespace makes, whose methods are the learner's). Any other object of the grader's
+# lab.course.manifest.Namespace makes, whose methods are the learner's). Any other object of the grader's
 # stays read-only to the learner's code.
 WRITABLE = "learner_state"
 # A stdout that sets this to True receives what the learner's code prints (lab.capture_stdout()).
@@ -1084,7 +1084,7 @@ def _delegated(iterator):
 
 def _learner_object(namespace, name):
     """The learner's object for a full name in the namespace the cells ran in, by the rule of
-    lab.manifest.find (which this process cannot import, since `harness` here is the starter): a
+    lab.course.manifest.find (which this process cannot import, since `harness` here is the starter): a
     method is found in a class the learner defined, or as a top-level function of its bare name
     whose first parameter is self."""
     import inspect

@@ -20,7 +20,7 @@ What follows "%% " says what the cell is:
     %% harnessnow NAME ...      markdown: each name and the lesson that brought it in, from
                                 harness/syllabus.py
     %% solution id=ID def=NAME  an nbgrader solution cell: the reference's definition NAME, its
-                                ### BEGIN/END SOLUTION markers kept (lab.starters.definition),
+                                ### BEGIN/END SOLUTION markers kept (lab.course.starters.definition),
                                 with any text written under the header placed above it
     %% tests id=ID              an nbgrader autograder-tests cell, worth the points of the tests
                                 its lab.check calls run (each test's points are declared once,
@@ -41,8 +41,9 @@ from pathlib import Path
 import nbformat
 
 from harness import gaps, syllabus
-from lab import checks, lessons, starters
-from lab.jupyter_hooks import keep_widget_text
+from lab import checks, lessons
+from lab.course import starters
+from lab.learner.jupyter_hooks import keep_widget_text
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -72,7 +73,7 @@ def notebook_path(lesson):
 
 def definition(name, lesson):
     """`name` as lesson `lesson` leaves it, with its solution markers: what a solution cell holds.
-    One function, so the builder depends on lab.starters in one place only."""
+    One function, so the builder depends on lab.course.starters in one place only."""
     return starters.definition(name, markers=True, lesson=lesson).rstrip("\n")
 
 

@@ -6,7 +6,8 @@
 
 A question's wording lives in the lesson's markdown; the widget holds its options and the
 feedback each one earns. The lesson data is lab/lessons/lessonNN/__init__.py (RUNGS, HINTS; a
-lesson's labs come from harness/syllabus.py, through lab.manifest), found with lab.lessons.load(NN). The package, by concern:
+lesson's labs come from harness/syllabus.py, through lab.course.manifest), found with
+lab.lessons.load(NN). The package, by concern:
 
     questions.py   the data a lesson declares (Choice, Number, Multi, Open, Option, Hints) and
                    what counts as an answer; no widgets, no files

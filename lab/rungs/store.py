@@ -32,7 +32,7 @@ Promises, each of which a test in tests/notebooks/test_rung_store.py holds it to
 - Notices about something over and done (a damaged file set aside, a file gone) are shown once;
   notices about a state that lasts (a folder that cannot be written) are shown while it lasts.
 - Each save brings the course's start page beside the answers folder up to date, if there is
-  one (lab/startpage.py), so the learner's progress on it follows their answers.
+  one (lab/learner/startpage.py), so the learner's progress on it follows their answers.
 
 Nothing here raises OSError to the caller: the notebook keeps working whatever the disk does.
 
@@ -127,7 +127,7 @@ _AFTER_WRITE = []
 
 def after_write(hook):
     """Call hook(file) after every answers file this store writes (the start page keeps itself
-    current this way: lab/startpage.py, whose refresh never raises OSError)."""
+    current this way: lab/learner/startpage.py, whose refresh never raises OSError)."""
     _AFTER_WRITE.append(hook)
 
 

@@ -6,7 +6,8 @@ lab.progress's report."""
 import html
 import re
 
-from lab import lessons, manifest
+from lab import lessons
+from lab.course import manifest
 
 from . import questions, store
 

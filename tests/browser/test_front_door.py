@@ -58,13 +58,13 @@ def wait_for_start_page(page, address, expect):
 
 @pytest.fixture
 def front_door(browser_tmp):
-    """A fresh mywork/ (lab.mywork, as start.py runs it) served by `make lab`'s JupyterLab."""
+    """A fresh mywork/ (lab.learner.mywork, as start.py runs it) served by `make lab`'s JupyterLab."""
     base = browser_tmp / "front-door"
     folder = base / "mywork"
-    done = subprocess.run([str(VENV / "bin" / "python"), "-m", "lab.mywork", str(folder)],
+    done = subprocess.run([str(VENV / "bin" / "python"), "-m", "lab.learner.mywork", str(folder)],
                           capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
-        pytest.fail(f"python -m lab.mywork failed: {done.stderr}", pytrace=False)
+        pytest.fail(f"python -m lab.learner.mywork failed: {done.stderr}", pytrace=False)
     server = JupyterLab(folder, base / "home")
     try:
         server.start(timeout=90)

@@ -9,7 +9,8 @@ import pytest
 
 import harness
 import lab
-from lab import checkcell, lessons, takeover
+from lab import lessons
+from lab.runtime import checkcell, takeover
 
 summarize_offering_tools = lessons.load(12, "wrong").summarize_offering_tools
 

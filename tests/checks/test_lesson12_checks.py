@@ -4,7 +4,8 @@ sentence that teaches, and a stub is never mistaken for a failed call."""
 
 import pytest
 
-from lab import checks, lessons, manifest
+from lab import checks, lessons
+from lab.course import manifest
 
 WRONG = lessons.load(12, "wrong")
 

@@ -8,10 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lab import checks, checkcell, starters
+from lab import checks
+from lab.course import starters
+from lab.runtime import checkcell
 from lab.checks import engine
 from lab.grader import verdict
-from lab.starters import Stage
+from lab.course.starters import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,7 +85,7 @@ def test_one_wrong_answer_gets_one_sentence_in_the_notebook_the_command_line_and
 
 
 def _wrong_summarize_ns():
-    from lab import manifest
+    from lab.course import manifest
     return manifest.Namespace({"summarize": _wrong_summarize()})
 
 

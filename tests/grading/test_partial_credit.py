@@ -10,7 +10,9 @@ import pytest
 from nbformat.notebooknode import NotebookNode
 from nbgrader.utils import determine_grade
 
-from lab import checkcell, checks, lessons, manifest
+from lab import checks, lessons
+from lab.course import manifest
+from lab.runtime import checkcell
 from lab.grader import nbgrader_ext, verdict
 from lab.lessons import build
 from lab.lessons.lesson04 import wrong as wrong04

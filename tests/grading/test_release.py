@@ -7,7 +7,8 @@ import copy
 import nbformat
 import pytest
 
-from lab import lessons, manifest
+from lab import lessons
+from lab.course import manifest
 from lab.grader import audit, release_checks
 
 LESSONS = pytest.mark.parametrize("lesson", lessons.written(), ids=lambda n: f"lesson{n:02d}")

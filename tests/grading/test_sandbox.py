@@ -227,7 +227,7 @@ def test_the_worker_harness_holds_no_answer():
 
 def test_a_check_cell_that_escapes_the_grading_lab_fails_closed():
     cells = [{"grade_id": "sneaky", "points": 1.0,
-              "source": "from lab.checkcell import check\ncheck(12, lab=1)"},
+              "source": "from lab.runtime.checkcell import check\ncheck(12, lab=1)"},
              {"grade_id": "also", "points": 1.0, "source": "import lab.checks\nlab.check(12, lab=1)"}]
     result = verdict.grade(12, [("lab1-summarize", "def summarize(model, messages):\n    return 'x'")],
                            cells, timeout=10)
@@ -352,7 +352,8 @@ def test_an_exception_reaches_the_learners_code_as_it_was_raised(worker):
 def test_lesson_4s_args_not_str_loses_the_points_the_notebook_takes():
     """`str(exc.args[0])` in place of `str(exc)`: the notebook's check fails it, and so does the
     grader, since the tool's OSError reaches run_tool with its own args."""
-    from lab import checks, manifest
+    from lab import checks
+    from lab.course import manifest
     ns = {}
     exec(ARGS_NOT_STR, ns)
     found = {n: manifest.reference(n, 4) for n in manifest.names(4)}
@@ -442,7 +443,8 @@ def test_the_worker_holds_no_descriptor_but_its_two_pipes(worker):
 def test_a_gap_cell_that_imports_numpy_is_graded_as_the_notebook_grades_it():
     """Honest code scored 0 when the sandbox hid every site-packages: `import numpy` in a gap
     cell now earns what the same cell earns in the notebook."""
-    from lab import checks, starters
+    from lab import checks
+    from lab.course import starters
     reference = starters.definition("run_tool", lesson=4)
     source = "import numpy\n" + "".join(line for line in reference.splitlines(keepends=True)
                                         if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line)

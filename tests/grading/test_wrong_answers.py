@@ -12,7 +12,8 @@ import re
 
 import pytest
 
-from lab import checks, lessons, manifest
+from lab import checks, lessons
+from lab.course import manifest
 from lab.grader import fixtures, verdict
 
 KINDS = ("WRONG", "HIDDEN_WRONG", "HIDDEN_CAUGHT")

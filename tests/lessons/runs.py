@@ -6,7 +6,7 @@ import tempfile
 
 import nbformat
 
-from lab import manifest
+from lab.course import manifest
 from lab.lessons import build
 
 _RUNS = {}   # lesson -> (the learner's edition run, its check cells run again as autograde runs them)

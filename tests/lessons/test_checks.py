@@ -5,7 +5,8 @@ written out in docs/lesson-standard.md."""
 
 import pytest
 
-from lab import checks, lessons, manifest
+from lab import checks, lessons
+from lab.course import manifest
 
 
 def reference(lesson, lab=None):

@@ -3,7 +3,8 @@
 
 import pytest
 
-from lab import checks, lessons, manifest
+from lab import checks, lessons
+from lab.course import manifest
 
 
 def _cases():

@@ -7,7 +7,8 @@ from collections import Counter
 
 import nbformat
 
-from lab import checks, manifest, starters
+from lab import checks
+from lab.course import manifest, starters
 from lab.lessons import build
 
 from tests.lessons.conftest import by_id, code_cells
@@ -102,7 +103,7 @@ def test_each_lab_has_a_three_level_hint_ladder_a_diff_and_a_test_list(lesson, d
 
 
 def test_solution_cells_are_the_reference_for_every_name_the_lesson_asks_for(lesson, master):
-    """Each gap's solution cell ends with lab.starters.definition(...) of the reference."""
+    """Each gap's solution cell ends with lab.course.starters.definition(...) of the reference."""
     solutions = [c for c in master.cells if c.metadata.get("nbgrader", {}).get("solution")]
     defined = []
     for cell in solutions:
@@ -164,8 +165,8 @@ def test_learner_copy_has_no_solution_and_no_hidden_tests(lesson, master, learne
 
 def test_the_lesson_keeps_no_table_the_syllabus_already_holds(lesson, data):
     """Which names a lab covers, and their signatures, come from harness/syllabus.py through
-    lab.manifest; a lesson's data repeating them would drift."""
+    lab.course.manifest; a lesson's data repeating them would drift."""
     for table in ("LABS", "NAMES", "SIGNATURES", "PLACES"):
         assert not hasattr(data, table), (
             f"lab/lessons/lesson{lesson:02d}/__init__.py keeps {table}: what a lab asks for comes from "
-            f"harness/syllabus.py (lab.manifest.names({lesson}, lab)); remove it")
+            f"harness/syllabus.py (lab.course.manifest.names({lesson}, lab)); remove it")

@@ -9,7 +9,7 @@ import sys
 import nbformat
 import pytest
 
-from lab import manifest
+from lab.course import manifest
 from lab.lessons import build
 
 from tests.lessons.conftest import by_id, code_cells, stdout_of

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from harness import syllabus
-from lab import lessons, manifest, starters
-from lab.starters import Stage
+from lab import lessons
+from lab.course import manifest, starters
+from lab.course.starters import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
 LABS = [(lesson, lab) for lesson in lessons.written() for lab in manifest.labs(lesson)]
@@ -161,7 +162,7 @@ def test_the_graders_starter_holds_no_answer_of_the_lesson(lesson):
 
 def test_the_cli_says_what_it_cannot_do():
     from harness import syllabus
-    from lab import startpage
+    from lab.learner import startpage
     have = lessons.written()
     planned = sorted({step.lesson for steps in syllabus.UNITS.values() for step in steps})
     beyond = max(planned + list(startpage.PLANNED)) + 1

@@ -4,7 +4,8 @@ table and a chart, read from the answers stored beside the notebooks."""
 import pytest
 
 import lab
-from lab import lessons, manifest
+from lab import lessons
+from lab.course import manifest
 from lab.rungs import store, text
 
 
@@ -29,7 +30,7 @@ def test_answers_and_passes_are_counted_in_their_own_lesson(capsys, monkeypatch)
     store.put(last, "rungs", first.id, {"choice": 0})
     store.put(last, "labs", "1", True)
     shown = []
-    monkeypatch.setattr("lab.figures.show", lambda fig, alt: shown.append(alt))
+    monkeypatch.setattr("lab.runtime.figures.show", lambda fig, alt: shown.append(alt))
     lab.progress()
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.strip().startswith(f"{last:02d} "))

@@ -9,7 +9,8 @@ import ast
 import nbformat
 import pytest
 
-from lab import lessons, manifest
+from lab import lessons
+from lab.course import manifest
 from lab.lessons import build
 
 

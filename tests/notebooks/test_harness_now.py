@@ -7,7 +7,8 @@ import re
 import pytest
 
 from harness import syllabus
-from lab import lessons, notebook
+from lab import lessons
+from lab.runtime import cells
 from lab.lessons import build
 
 
@@ -33,20 +34,20 @@ def test_a_rewritten_definition_is_listed_at_its_latest_lesson():
 
 
 def test_a_hidden_tests_cell_says_what_it_is_for(monkeypatch, capsys):
-    from lab import checkcell
+    from lab.runtime import checkcell
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
     monkeypatch.setattr(checkcell, "PASSED", set())
-    notebook.require_pass(3, 1)
+    cells.require_pass(3, 1)
     said = capsys.readouterr().out
     assert said.count("\n") == 1 and "hidden tests run when your notebook is graded" in said
     assert "do not pass in this kernel yet" in said
     checkcell.PASSED.add((3, 1))
-    notebook.require_pass(3, 1)
+    cells.require_pass(3, 1)
     assert "so they will count" in capsys.readouterr().out
     # Under nbgrader it prints nothing, and refuses the points of a lab that did not pass.
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    notebook.require_pass(3, 1)
+    cells.require_pass(3, 1)
     assert capsys.readouterr().out == ""
     checkcell.PASSED.clear()
     with pytest.raises(AssertionError, match="has not passed its visible tests"):
-        notebook.require_pass(3, 1)
+        cells.require_pass(3, 1)

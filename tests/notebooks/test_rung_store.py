@@ -37,7 +37,7 @@ def restart():
         if name.startswith("lab.rungs."):
             importlib.reload(sys.modules[name])
     importlib.reload(rungs)
-    importlib.reload(sys.modules["lab.startpage"])   # it hooks itself onto the new store
+    importlib.reload(sys.modules["lab.learner.startpage"])   # it hooks itself onto the new store
 
 
 def full_file(answers):

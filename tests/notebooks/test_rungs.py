@@ -26,7 +26,7 @@ def restart():
         if name.startswith("lab.rungs."):
             importlib.reload(sys.modules[name])
     importlib.reload(rungs)
-    importlib.reload(sys.modules["lab.startpage"])   # it hooks itself onto the new store
+    importlib.reload(sys.modules["lab.learner.startpage"])   # it hooks itself onto the new store
 
 
 def plain(widget):
@@ -199,10 +199,10 @@ def hard_coded_colours(css):
 
 
 def test_every_colour_comes_from_the_theme():
-    from lab import notebook
+    from lab.runtime import cells
     from lab.rungs import widgets
     assert hard_coded_colours(widgets._STYLE) == []
-    assert hard_coded_colours(notebook._DIFF_STYLE) == []
+    assert hard_coded_colours(cells._DIFF_STYLE) == []
     assert hard_coded_colours(".a { background: #f8e1df; color: var(--jp-x, #000); }") == ["#f8e1df"]
 
 

@@ -1,4 +1,4 @@
-"""The learner's own copy (lab/mywork.py) and the commands that open it (start.py, `make lab`)."""
+"""The learner's own copy (lab/learner/mywork.py) and the commands that open it (start.py, `make lab`)."""
 
 import re
 import shutil
@@ -9,7 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lab import lessons, mywork
+from lab import lessons
+from lab.learner import mywork
 from lab.lessons import build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,15 +117,15 @@ def test_a_lesson_without_a_notebook_is_named_not_copied(tmp_path, monkeypatch):
 
 def test_the_command_line(tmp_path):
     folder = tmp_path / "mine"
-    first = subprocess.run([sys.executable, "-m", "lab.mywork", str(folder)], capture_output=True,
+    first = subprocess.run([sys.executable, "-m", "lab.learner.mywork", str(folder)], capture_output=True,
                            text=True, cwd=ROOT)
     assert first.returncode == 0 and first.stderr == ""
     assert f"added {MASTER.name} to mine/" in first.stdout
-    second = subprocess.run([sys.executable, "-m", "lab.mywork", str(folder)], capture_output=True,
+    second = subprocess.run([sys.executable, "-m", "lab.learner.mywork", str(folder)], capture_output=True,
                             text=True, cwd=ROOT)
     assert (second.returncode, second.stderr) == (0, "") and "added" not in second.stdout
     (tmp_path / "afile").write_text("")
-    bad = subprocess.run([sys.executable, "-m", "lab.mywork", str(tmp_path / "afile")],
+    bad = subprocess.run([sys.executable, "-m", "lab.learner.mywork", str(tmp_path / "afile")],
                          capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "is a file, not a folder" in bad.stderr
 
@@ -147,7 +148,7 @@ def start_command(*args):
 def test_start_opens_the_learners_copy_and_author_the_masters():
     learner = start_command("--no-browser")
     assert learner[1:3] == ["lab", "--notebook-dir=mywork"] and learner[-1] == "--no-browser"
-    assert "--ContentsManager.pre_save_hook=lab.jupyter_hooks.keep_widget_text" in learner
+    assert "--ContentsManager.pre_save_hook=lab.learner.jupyter_hooks.keep_widget_text" in learner
     assert start_command("--author")[2] == "--notebook-dir=notebooks"
 
 
@@ -168,7 +169,9 @@ def test_make_lab_and_make_author_run_start_py():
 
 
 def test_the_start_page_maps_every_lesson_and_says_how_the_course_works(tmp_path):
-    from lab import lessons, manifest, startpage
+    from lab import lessons
+    from lab.course import manifest
+    from lab.learner import startpage
     mywork.refresh(tmp_path)
     page = (tmp_path / startpage.NAME).read_text(encoding="utf-8")
     for lesson in lessons.written():
@@ -185,7 +188,7 @@ def test_the_start_page_maps_every_lesson_and_says_how_the_course_works(tmp_path
 
 
 def test_the_start_page_is_the_courses_and_is_written_again(tmp_path):
-    from lab import startpage
+    from lab.learner import startpage
     (tmp_path / startpage.NAME).write_text("an old map", encoding="utf-8")
     mywork.refresh(tmp_path)
     assert (tmp_path / startpage.NAME).read_text(encoding="utf-8") == startpage.text(tmp_path)
@@ -198,7 +201,7 @@ def test_jupyterlab_opens_on_the_start_page_rendered():
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "start.py", "--print-command"], cwd=root, capture_output=True, text=True)
     assert "--LabApp.default_url=/lab/tree/START.md" in done.stdout.split()
-    assert "--ServerApp.jpserver_extensions=lab.frontdoor=True" in done.stdout.split()
+    assert "--ServerApp.jpserver_extensions=lab.learner.frontdoor=True" in done.stdout.split()
     author = subprocess.run([sys.executable, "start.py", "--author", "--print-command"], cwd=root,
                             capture_output=True, text=True)
     assert "START.md" not in author.stdout and "frontdoor" not in author.stdout
@@ -207,7 +210,8 @@ def test_jupyterlab_opens_on_the_start_page_rendered():
 
 
 def test_the_start_page_shows_progress_and_follows_each_answer(tmp_path, monkeypatch):
-    from lab import lessons, startpage
+    from lab import lessons
+    from lab.learner import startpage
     from lab.rungs import store
     mywork.refresh(tmp_path)
     page = (tmp_path / startpage.NAME).read_text(encoding="utf-8")
@@ -229,7 +233,8 @@ def test_the_start_page_shows_progress_and_follows_each_answer(tmp_path, monkeyp
 
 
 def test_a_folder_without_the_start_page_is_left_alone(tmp_path, monkeypatch):
-    from lab import lessons, startpage
+    from lab import lessons
+    from lab.learner import startpage
     from lab.rungs import store
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("LAB_RUNGS_DIR", raising=False)
@@ -242,7 +247,8 @@ def test_every_text_names_the_answers_files_as_the_store_does():
     """README, the docs, the start page, the lessons and lab/ name the answers files one way:
     the store's (lesson03.json), never lessonNN.json or lesson3.json."""
     import re
-    from lab import lessons, startpage
+    from lab import lessons
+    from lab.learner import startpage
     from lab.rungs import store
     root = Path(__file__).resolve().parents[2]
     texts = {"START.md": startpage.text()}
@@ -266,7 +272,8 @@ def test_the_readme_the_start_page_and_the_starter_say_the_same_of_the_plan():
     import re
     import subprocess
     import sys
-    from lab import lessons, startpage
+    from lab import lessons
+    from lab.learner import startpage
     root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
     planned = [n for n in startpage.PLANNED if n not in lessons.written()]

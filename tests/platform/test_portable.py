@@ -16,7 +16,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lab import lessons, starters
+from lab import lessons
+from lab.course import starters
 from lab.lessons import build
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ import pytest
 from openai.types.chat import ChatCompletion
 
 import lab
-from lab.chat_server import CREATED
-from lab.http import NoReply, post_json
+from lab.stage.chat_server import CREATED
+from lab.stage.http import NoReply, post_json
 
 MODEL = "course-model"
 READ = {"type": "function", "function": {"name": "read", "description": "Read a file.",

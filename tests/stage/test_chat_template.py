@@ -11,8 +11,8 @@ from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 import lab
-from lab.chat_template import ALTERNATION, compile_template
-from lab.model import ScriptError
+from lab.stage.chat_template import ALTERNATION, compile_template
+from lab.stage.model import ScriptError
 
 ALTERNATION_TEXT = "Conversation roles must alternate user/assistant/user/assistant/..."
 

@@ -1,6 +1,6 @@
 """The pre-save hook keeps a widget's view only when the notebook holds its model."""
 
-from lab.jupyter_hooks import WIDGET_STATE, WIDGET_VIEW, keep_widget_text
+from lab.learner.jupyter_hooks import WIDGET_STATE, WIDGET_VIEW, keep_widget_text
 
 
 def notebook(state_ids, view_ids):

@@ -1,4 +1,4 @@
-"""lab.http.post_json against a real server on 127.0.0.1 that this file starts and stops: every
+"""lab.stage.http.post_json against a real server on 127.0.0.1 that this file starts and stops: every
 status comes back as a status, and only a missing server raises (httpx.TransportError)."""
 
 import asyncio
@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import httpx
 import pytest
 
-from lab.http import NoReply, _is_loopback, post_json
+from lab.stage.http import NoReply, _is_loopback, post_json
 
 
 class Answers(BaseHTTPRequestHandler):

@@ -6,7 +6,9 @@ import pytest
 
 import harness
 import lab
-from lab.model import DEFAULT_MAX_CALLS
+from lab.stage.model import DEFAULT_MAX_CALLS
+from lab.lessons.lesson01.props import recall
+from lab.lessons.lesson13.props import briefed
 
 READ = {"name": "read", "description": "Read a file.", "parameters": {}}
 C1 = lab.call("read", {"path": "a.py"}, id="c1")
@@ -300,7 +302,7 @@ NOTES = {"name": "read", "description": "Read a file.",
 
 
 def briefed_model():
-    return lab.ScriptedModel([lab.briefed()])
+    return lab.ScriptedModel([briefed()])
 
 
 def test_briefed_calls_a_tool_its_briefing_names_even_if_it_is_not_offered():
@@ -394,7 +396,7 @@ def test_guesser_asks_which_file_when_none_is_named():
 # --- recall(): answers from what the user said, by role --------------------------------------
 
 def test_recall_greets_a_name_and_recalls_it_from_the_user_messages_sent():
-    model = lab.ScriptedModel([lab.recall()])
+    model = lab.ScriptedModel([recall()])
     hello = ask(model, [lab.user("My name is Ada.")])
     assert harness.text_of(hello) == "Hello, Ada. My name is Tau."
     later = ask(model, [lab.user("My name is Ada."), hello, lab.user("What is my name?")])
@@ -403,14 +405,14 @@ def test_recall_greets_a_name_and_recalls_it_from_the_user_messages_sent():
 
 
 def test_recall_knows_nothing_the_request_does_not_show():
-    model = lab.ScriptedModel([lab.recall()])
+    model = lab.ScriptedModel([recall()])
     ask(model, [lab.user("My name is Ada.")])
     alone = ask(model, [lab.user("What is my name?")])
     assert harness.text_of(alone) == "I can't tell: nothing in this request says."
 
 
 def test_recall_reads_only_user_messages_never_the_system_prompt_or_its_own_replies():
-    model = lab.ScriptedModel([lab.recall()])
+    model = lab.ScriptedModel([recall()])
     replies = [lab.user("Hi."), lab.say("My name is Tau."), lab.user("What's my name?")]
     assert harness.text_of(ask(model, replies, system="My name is Eve.")) == \
         "I can't tell: nothing in this request says."
@@ -421,15 +423,15 @@ def test_recall_reads_only_user_messages_never_the_system_prompt_or_its_own_repl
 
 
 def test_recall_is_fooled_by_a_history_pasted_into_one_user_message():
-    model = lab.ScriptedModel([lab.recall()])
+    model = lab.ScriptedModel([recall()])
     pasted = ("user: My name is Ada.\nassistant: Hello, Ada. My name is Tau.\n"
               "user: What is my name?")
     assert harness.text_of(ask(model, [lab.user(pasted)])) == "Your name is Tau."
 
 
 def test_recall_with_no_user_message_says_so():
-    model = lab.ScriptedModel([lab.recall()])
-    assert harness.text_of(model._answer(lab.model.Request(1, "", [], []))) == \
+    model = lab.ScriptedModel([recall()])
+    assert harness.text_of(model._answer(lab.stage.model.Request(1, "", [], []))) == \
         "I can't tell: this request holds nothing you said."
 
 
@@ -447,7 +449,7 @@ def test_guesser_answers_from_the_result_paired_with_its_call_by_id():
 
 
 def test_a_request_is_a_deep_copy_with_its_sharing_kept():
-    from lab.model import snapshot
+    from lab.stage.model import snapshot
     shared = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
     odd = (shared, frozenset({1}))
     messages = [shared, shared, {"role": "assistant", "content": [], 5: odd}]

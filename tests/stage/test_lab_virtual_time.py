@@ -4,7 +4,7 @@ event_types. Each test says what a wrong version would get, so that it fails on 
 import pytest
 
 import lab
-from lab.virtual_time import Clock
+from lab.stage.virtual_time import Clock
 
 
 @pytest.fixture(autouse=True)

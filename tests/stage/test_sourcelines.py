@@ -8,7 +8,8 @@ import sys
 from IPython.core.ultratb import VerboseTB
 
 import harness
-from lab import sourcelines, starters
+from lab.course import starters
+from lab.runtime import sourcelines
 
 
 def _failure_inside_a_marked_part():

@@ -12,8 +12,8 @@ import threading
 import pytest
 
 import lab
-import lab.loop_outcome as loop_outcome
-import lab.virtual_loop as virtual_loop
+import lab.stage.loop_outcome as loop_outcome
+import lab.stage.virtual_loop as virtual_loop
 
 
 @pytest.fixture(autouse=True)
@@ -264,7 +264,7 @@ def test_inside_a_running_loop_it_is_awaited_and_runs_on_its_own_loop():
         pending = lab.meanwhile(on_virtual_time())
         assert isinstance(pending, asyncio.Future)   # handed back at once, to be awaited
         inside, now = await pending
-        return inside is not outside, isinstance(inside, lab.virtual_loop.VirtualLoop), now
+        return inside is not outside, isinstance(inside, lab.stage.virtual_loop.VirtualLoop), now
 
     assert asyncio.run(cell()) == (True, True, 20.0)
 

@@ -14,6 +14,7 @@ import copy
 import harness
 import lab
 from lab.checks import blame, expect, test
+from lab.lessons.lesson01.props import recall
 
 SYSTEM = "Answer in one short sentence."  # not harness.SYSTEM: a test must see which text travels
 
@@ -33,7 +34,7 @@ class Spy(lab.ScriptedModel):
 
 
 def recall_model():
-    return Spy([lab.recall()])
+    return Spy([recall()])
 
 
 def run(ns, model, messages, prompt, system=SYSTEM):

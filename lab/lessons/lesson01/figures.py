@@ -10,8 +10,9 @@ Nothing is typed in: each bar is the units of one request the model really recei
 with the lab's token rule. The figure has an opaque white background.
 """
 
-from lab import figures, manifest, takeover
-from lab.display import count_tokens
+from lab.course import manifest
+from lab.runtime import figures, takeover
+from lab.stage.display import count_tokens
 
 LESSON = 1
 WIDTH = 8.0
@@ -29,16 +30,16 @@ def run_agent():
 
 def ran_on(cell_id):
     """Display, as a note of its own, whose code the demonstration `cell_id` ran on."""
-    from lab import versions
-    versions.ran_on(LESSON, cell_id)
+    from lab.runtime import lesson_harness
+    lesson_harness.ran_on(LESSON, cell_id)
 
 
 def parts(request):
     """[(kind, tokens)] of one recorded request: the system prompt, then each message by role.
     A unit's tokens are what adding it to the rendered request added, so the parts sum to the
     request's measured input exactly and a message costs the same in every request that holds it."""
-    from lab.display import _frame
-    from lab.model import _units
+    from lab.stage.display import _frame
+    from lab.stage.model import _units
     units = _units(request.system, request.messages, request.tools)
     kinds = ["system"] + [m.get("role", "user") for m in request.messages]
     sizes = [count_tokens(_frame(units[:n])) for n in range(len(units) + 1)]

@@ -12,7 +12,7 @@ import copy
 import harness
 import lab
 from lab.checks import expect, Failed, test
-from lab.prose import plural
+from lab.stage.prose import plural
 
 SETTINGS = "HOST = 'localhost'\nPORT = 9090\n"
 APP = "import config\n\nprint(config.PORT)\n"

@@ -12,7 +12,7 @@ tools added to that; "messages" is the rest. The figure has an opaque white back
 from typing import NamedTuple
 
 import lab
-from lab import figures
+from lab.runtime import figures
 
 WIDTH = figures.WIDTH
 _COLOURS = {"frame": "#bbbbbb", "tools": "#DD8452", "messages": "#4C72B0"}

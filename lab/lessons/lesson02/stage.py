@@ -11,27 +11,27 @@ course. Those come from the same generator that writes the learner's harness.py,
 never differ from the file `python -m lab end N` prints.
 """
 
-from lab import versions
+from lab.runtime import lesson_harness
 
 LESSON = 2
 
 
 def harness_at(lesson):
-    """The whole harness.py as lesson `lesson` leaves it, as a module (lab.versions.harness_at)."""
-    return versions.harness_at(lesson)
+    """The whole harness.py as lesson `lesson` leaves it, as a module (lab.runtime.lesson_harness.harness_at)."""
+    return lesson_harness.harness_at(lesson)
 
 
 def now(name):
     """`name` as the cells after lab 1 run it: the learner's own once lab 1 has passed in this
     kernel, else lesson 2's reference."""
-    return versions.now(LESSON, name)
+    return lesson_harness.now(LESSON, name)
 
 
 def whose(names):
     """"your run_agent and run_tool", "the reference run_agent and run_tool", or a mix."""
-    return versions.whose(LESSON, names)
+    return lesson_harness.whose(LESSON, names)
 
 
 def ran_on(cell_id):
-    """Display, under a demonstration, whose code it ran on (lab.versions.ran_on)."""
-    versions.ran_on(LESSON, cell_id)
+    """Display, under a demonstration, whose code it ran on (lab.runtime.lesson_harness.ran_on)."""
+    lesson_harness.ran_on(LESSON, cell_id)

@@ -15,8 +15,8 @@ import copy
 import harness
 import lab
 from lab.checks import expect, Failed, test
-from lab.model import ScriptError
-from lab.prose import plural
+from lab.stage.model import ScriptError
+from lab.stage.prose import plural
 
 from .stage import Recorder
 

@@ -1,7 +1,7 @@
 """Figure 3.1: a run's timeline, drawn from what a stage.Recorder kept while the run went on.
 
     fig, alt = timeline([("lesson 2's run_agent", rec2, messages2), ("lesson 3's", rec3, messages3)])
-    lab.figures.show(fig, alt)
+    lab.runtime.figures.show(fig, alt)
 
 Each panel is one real run: model calls on the upper lane, tool runs on the lower one, in the
 order they happened, each model call labelled with the shape of the request it was sent and the
@@ -12,7 +12,7 @@ has an opaque white background, so that it reads the same on a dark page.
 
 import harness
 
-from lab import figures
+from lab.runtime import figures
 
 MODEL, TOOLS = 1.0, 0.0
 COLOURS = {"model": "#d6e6f5", "tool": "#dcefd8", "unrun": "#f6d5d1", "edge": "#444444"}

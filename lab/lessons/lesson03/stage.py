@@ -8,7 +8,7 @@ one list, the order in which a run called the model and ran its tools.
                                what happened, in order; rec.summary() says it in one line
     ran_on(cell_id)            the note under a demonstration: whose run_agent it ran on
 
-The modules are made from the generated files themselves (lab.starters), so a cell that says
+The modules are made from the generated files themselves (lab.course.starters), so a cell that says
 "lesson 2's harness" runs exactly the text `python -m lab end 2` prints.
 """
 
@@ -17,27 +17,27 @@ LESSON = 3
 
 def at_lesson(lesson):
     """The harness.py that `python -m lab end <lesson>` prints, loaded as a module of its own."""
-    from lab import versions
-    return versions.fresh(lesson)
+    from lab.runtime import lesson_harness
+    return lesson_harness.fresh(lesson)
 
 
 def whose():
     """"your run_agent" once lesson 3's lab has passed in this kernel, else "the reference
     run_agent"."""
-    from lab import versions
-    return versions.whose(LESSON, ["run_agent"])
+    from lab.runtime import lesson_harness
+    return lesson_harness.whose(LESSON, ["run_agent"])
 
 
 def harness_now():
     """The harness as lesson 3 leaves it, the learner's run_agent in once the lab has passed."""
-    from lab import versions
-    return versions.harness_now(LESSON)
+    from lab.runtime import lesson_harness
+    return lesson_harness.harness_now(LESSON)
 
 
 def ran_on(cell_id):
     """Display, as a note of its own, which run_agent the demonstration `cell_id` ran on."""
-    from lab import versions
-    versions.ran_on(LESSON, cell_id)
+    from lab.runtime import lesson_harness
+    lesson_harness.ran_on(LESSON, cell_id)
 
 
 class Recorder:

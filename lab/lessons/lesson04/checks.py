@@ -20,7 +20,7 @@ reference's run_agent is a later version), calling the learner's run_tool.
 import harness
 import lab
 from lab.checks import expect, Failed, test
-from lab.model import ScriptError
+from lab.stage.model import ScriptError
 
 from .stage import recovering
 

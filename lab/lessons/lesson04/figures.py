@@ -1,7 +1,7 @@
 """Figure 4.1: the typo task's timeline under two harnesses, drawn from the records the runs left.
 
     fig, alt = timeline([("lesson 3's run_tool", messages3, error3), ("lesson 4's", messages4, None)])
-    lab.figures.show(fig, alt)
+    lab.runtime.figures.show(fig, alt)
 
 Each row is one real run, read from its record (the caller's `messages` afterwards) and from the
 exception that ended it, if one did. Replies sit on the upper lane, results on the lower one, in
@@ -14,7 +14,7 @@ same on a dark page.
 import harness
 
 import lab
-from lab import figures
+from lab.runtime import figures
 
 MODEL, TOOLS = 1.0, 0.0
 COLOURS = {"model": "#d6e6f5", "tool": "#dcefd8", "error": "#f8d3cf", "crash": "#8a1c12",

@@ -21,8 +21,8 @@ import harness
 import lab
 from harness.earlier.lesson04 import make_bash_tool, make_read_tool
 from lab.checks import expect, Failed, test
-from lab.model import Request, ScriptError
-from lab.prose import plural
+from lab.stage.model import Request, ScriptError
+from lab.stage.prose import plural
 
 from .stage import FILES, TASK
 

@@ -1,7 +1,7 @@
 """Figure 5.1: what a runaway loop costs, turn by turn, with a brake and without one.
 
     fig, alt = bill_figure([("lesson 4's loop, no brake", model4, raised4), ("max_turns=5", model5, None)])
-    lab.figures.show(fig, alt)
+    lab.runtime.figures.show(fig, alt)
 
 Each line is one real run, read from its ScriptedModel: the x axis is the model call, the y axis
 the bill so far (input tokens sent, summed), so each point is what the run had paid after that
@@ -10,8 +10,8 @@ its own stop ends in a square. Nothing is placed by hand: change the runs and th
 The figure has an opaque white background, so that it reads the same on a dark page.
 """
 
-from lab import figures
-from lab.model import ScriptError
+from lab.runtime import figures
+from lab.stage.model import ScriptError
 
 from .stage import bills
 

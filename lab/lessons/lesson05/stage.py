@@ -7,7 +7,7 @@
     ran_on(cell_id)               the note under a demonstration: whose run_agent it ran on
     FILES, TASK                   the little project every run of the lesson works on
 
-The modules are made from the generated files themselves (lab.starters), so a cell that says
+The modules are made from the generated files themselves (lab.course.starters), so a cell that says
 "lesson 4's harness" runs exactly the text `python -m lab end 4` prints.
 """
 
@@ -22,20 +22,20 @@ TASK = "Is B in b.py equal to 2? Check a.py."
 
 def at_lesson(lesson):
     """The harness.py that `python -m lab end <lesson>` prints, loaded as a module of its own."""
-    from lab import versions
-    return versions.fresh(lesson)
+    from lab.runtime import lesson_harness
+    return lesson_harness.fresh(lesson)
 
 
 def harness_now():
     """The harness as lesson 5 leaves it, with the learner's code in once the lab passed."""
-    from lab import versions
-    return versions.harness_now(LESSON)
+    from lab.runtime import lesson_harness
+    return lesson_harness.harness_now(LESSON)
 
 
 def ran_on(cell_id):
     """Display, as a note of its own, whose code the demonstration `cell_id` ran on."""
-    from lab import versions
-    versions.ran_on(LESSON, cell_id)
+    from lab.runtime import lesson_harness
+    lesson_harness.ran_on(LESSON, cell_id)
 
 
 def runaway(path="a.py"):

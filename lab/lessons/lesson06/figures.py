@@ -1,7 +1,7 @@
 """Figure 6.1: the size of each tool result before and after the budget, drawn from real runs.
 
     fig, alt = sizes([("big.log", before, after), ...], budget=harness.MAX_BYTES)
-    lab.figures.show(fig, alt)
+    lab.runtime.figures.show(fig, alt)
 
 `before` and `after` are the content of one result: what lesson 5's tool returned for a call,
 and what lesson 6's returned for the same call. Each call gets two bars, on a logarithmic axis
@@ -10,7 +10,7 @@ and the picture changes. The figure has an opaque white background, so that it r
 a dark page.
 """
 
-from lab import figures
+from lab.runtime import figures
 
 COLOURS = {"before": "#b9b9b9", "after": "#4c72b0", "budget": "#c44e52", "edge": "#444444"}
 

@@ -12,7 +12,7 @@ too big, and a scripted model that reads on when a result says how.
                                    remade(h.make_read_tool, truncate_head=a_wrong_one)
     ran_on(cell_id)                the note under a demonstration: whose cuts it ran on
 
-The modules are made from the generated files themselves (lab.starters), so a cell that says
+The modules are made from the generated files themselves (lab.course.starters), so a cell that says
 "lesson 5's harness" runs exactly the text `python -m lab end 5` prints.
 """
 
@@ -26,15 +26,15 @@ LESSON = 6
 
 def at_lesson(lesson):
     """The harness.py that `python -m lab end <lesson>` prints, loaded as a module of its own."""
-    from lab import versions
-    return versions.fresh(lesson)
+    from lab.runtime import lesson_harness
+    return lesson_harness.fresh(lesson)
 
 
 def harness_now():
     """The harness as lesson 6 leaves it, the learner's cuts in once the lab has passed; the
     module's read and bash tools call whichever it holds."""
-    from lab import versions
-    return versions.harness_now(LESSON)
+    from lab.runtime import lesson_harness
+    return lesson_harness.harness_now(LESSON)
 
 
 def remade(factory, **names):
@@ -47,8 +47,8 @@ def remade(factory, **names):
 
 def ran_on(cell_id):
     """Display, as a note of its own, whose cuts the demonstration `cell_id` ran on."""
-    from lab import versions
-    versions.ran_on(LESSON, cell_id)
+    from lab.runtime import lesson_harness
+    lesson_harness.ran_on(LESSON, cell_id)
 
 
 # -- files and outputs that are too big ------------------------------------------------------

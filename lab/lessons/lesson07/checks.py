@@ -24,7 +24,7 @@ import lab
 from harness.earlier.lesson07 import run_agent as reference_run_agent
 from lab.checks import expect, Failed, test
 from lab.checks.handover import ListModel as Model, Record
-from lab.model import ScriptError
+from lab.stage.model import ScriptError
 
 TASK = "Is B in b.py equal to 2?"
 FILES = {"a.py": "A = 1\n", "b.py": "from a import A\nB = A + 1\n"}

@@ -2,7 +2,7 @@
 leaves a frontend.
 
     fig, alt = events_figure(timed_events, model, silent_until=40.0)
-    lab.figures.show(fig, alt)
+    lab.runtime.figures.show(fig, alt)
 
 Everything drawn is read from a real run: `timed_events` is [(virtual seconds, event)] as a
 consumer received them (stage.timed), `model` the run's ScriptedModel, whose requests carry
@@ -12,7 +12,7 @@ run_agent had to show over the same run: nothing, until the answer came back. Th
 opaque white background, so that it reads the same on a dark page.
 """
 
-from lab import figures
+from lab.runtime import figures
 
 ROWS = ("model working", "turn_start / turn_end", "message_end", "tool_execution_start / _end",
         "agent_start / agent_end", "lesson 6's caller")

@@ -24,7 +24,7 @@ import lab
 from lab.checks import blame, expect, Failed, test
 from lab.checks.handover import ListModel as Model, Record
 from lab.lessons.lesson08.stage import Dying, notes, tool
-from lab.prose import plural
+from lab.stage.prose import plural
 
 PROMPT = "Read notes.txt."
 HELLO = "Say hello."

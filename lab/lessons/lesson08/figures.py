@@ -13,7 +13,7 @@ by hand.
 
 from typing import NamedTuple
 
-WIDTH = 8.0  # inches, as lab.figures draws: 880 pixels at 110 dpi, shown 800 wide
+WIDTH = 8.0  # inches, as lab.runtime.figures draws: 880 pixels at 110 dpi, shown 800 wide
 
 _COLOURS = {"A": "#4C72B0", "B": "#DD8452"}
 _REFUSED = "#C44E52"
@@ -94,9 +94,9 @@ def writers_figure(wall, owned, *, title=None):
 
 
 def draw_writers(wall, owned, *, alt, title=None):
-    """Draw the figure, display it with `alt` as its text form (as lab.figures.show does), and
+    """Draw the figure, display it with `alt` as its text form (as lab.runtime.figures.show does), and
     return what was drawn (a Drawn)."""
-    from lab import figures
+    from lab.runtime import figures
     fig = writers_figure(wall, owned, title=title)
     drawn = fig.lab_drawn
     figures.show(fig, alt)

@@ -12,7 +12,7 @@ model that dies, and a clock that notes who wrote where.
                                 each message_end which writer put which message where, and when
     ran_on(cell_id)             the note under a demonstration: whose Harness it ran on
 
-The modules are made from the generated files themselves (lab.starters), so "lesson 7's harness"
+The modules are made from the generated files themselves (lab.course.starters), so "lesson 7's harness"
 is exactly the text the learner's own file holds at the end of lesson 7.
 """
 
@@ -26,21 +26,21 @@ LESSON = 8
 
 def at_lesson(lesson):
     """The harness.py that `python -m lab end <lesson>` prints, loaded as a module of its own."""
-    from lab import versions
-    return versions.fresh(lesson)
+    from lab.runtime import lesson_harness
+    return lesson_harness.fresh(lesson)
 
 
 def harness_now():
     """The harness as lesson 8 leaves it, the learner's messages, prompt and _run in once the lab
     has passed in this kernel."""
-    from lab import versions
-    return versions.harness_now(LESSON)
+    from lab.runtime import lesson_harness
+    return lesson_harness.harness_now(LESSON)
 
 
 def ran_on(cell_id):
     """Display, as a note of its own, whose Harness methods the demonstration `cell_id` ran on."""
-    from lab import versions
-    versions.ran_on(LESSON, cell_id)
+    from lab.runtime import lesson_harness
+    lesson_harness.ran_on(LESSON, cell_id)
 
 
 # -- the model --------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from collections import deque
 
 import harness
 import lab
-from lab import manifest
+from lab.course import manifest
 from lab.checks import expect, Failed, test
 
 METHODS = ("Harness.prompt", "Harness.steer", "Harness.follow_up", "Harness._drain", "Harness._run")

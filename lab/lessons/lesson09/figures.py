@@ -2,7 +2,7 @@
 took each message, drawn from a stage.Timeline of a real run.
 
     fig, alt, drawn = timeline_figure(timeline, title="Figure 9.1")
-    lab.figures.show(fig, alt)
+    lab.runtime.figures.show(fig, alt)
 
 Time runs left to right, one step per thing that happened (an event, or the user speaking).
 Three lanes: the user's (a marker where steer or follow_up was called), the run's (a box per model
@@ -13,7 +13,7 @@ Nothing is placed by hand: another run draws another picture. `drawn` says what 
 
 from dataclasses import dataclass
 
-from lab import figures
+from lab.runtime import figures
 
 COLOURS = {"model": "#4c72b0", "tool": "#55a868", "gap": "#f2e6c9", "steer": "#c44e52",
            "follow_up": "#8172b2", "prompt": "#444444", "edge": "#333333"}

@@ -19,8 +19,8 @@ FILES = ("a.py", "b.py", "c.py", "d.py", "e.py", "f.py")
 
 def at_lesson(lesson):
     """The harness.py that `python -m lab end <lesson>` prints, loaded as a module of its own."""
-    from lab import versions
-    return versions.fresh(lesson)
+    from lab.runtime import lesson_harness
+    return lesson_harness.fresh(lesson)
 
 
 def _newest_user(messages):

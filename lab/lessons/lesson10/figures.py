@@ -12,7 +12,7 @@ record never held is hatched. Nothing is placed by hand, and the figure draws it
 import json
 from typing import NamedTuple
 
-WIDTH = 8.0  # inches, as lab.figures draws
+WIDTH = 8.0  # inches, as lab.runtime.figures draws
 
 _COLOURS = {"user": "#4C72B0", "assistant": "#7f8c8d", "toolResult": "#DD8452",
             "left out": "#d9d9d9", "stand-in": "#C44E52"}
@@ -106,9 +106,9 @@ def record_and_view_figure(record, view, *, title=None):
 
 
 def draw_record_and_view(record, view, *, alt, title=None):
-    """Draw the figure, display it with `alt` as its text form (as lab.figures.show does), and
+    """Draw the figure, display it with `alt` as its text form (as lab.runtime.figures.show does), and
     return what was drawn (a Drawn)."""
-    from lab import figures
+    from lab.runtime import figures
     fig = record_and_view_figure(record, view, title=title)
     drawn = fig.lab_drawn
     figures.show(fig, alt)

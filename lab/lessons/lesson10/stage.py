@@ -104,5 +104,5 @@ def harness_on(run_agent):
 
 def ran_on(cell_id):
     """Display, as a note of its own, whose code the demonstration `cell_id` ran on."""
-    from lab import versions
-    versions.ran_on(LESSON, cell_id)
+    from lab.runtime import lesson_harness
+    lesson_harness.ran_on(LESSON, cell_id)

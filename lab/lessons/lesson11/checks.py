@@ -14,7 +14,7 @@ import re
 import harness
 import lab
 from lab.checks import blame, expect, Failed, test
-from lab.prose import plural
+from lab.stage.prose import plural
 
 PATH = "session.jsonl"
 

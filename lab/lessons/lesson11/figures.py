@@ -14,7 +14,7 @@ Nothing is placed by hand, and the figure draws its own white background.
 import json
 from typing import NamedTuple
 
-WIDTH = 8.0  # inches, as lab.figures draws: 880 pixels at 110 dpi, shown 800 wide
+WIDTH = 8.0  # inches, as lab.runtime.figures draws: 880 pixels at 110 dpi, shown 800 wide
 
 _COLOURS = {"user": "#4C72B0", "assistant": "#7f8c8d", "toolResult": "#DD8452",
             "document": "#8da0cb", "torn": "#C44E52"}
@@ -123,9 +123,9 @@ def cut_figure(rewrite, log, *, title=None):
 
 
 def draw_cut(rewrite, log, *, alt, title=None):
-    """Draw the figure, display it with `alt` as its text form (as lab.figures.show does), and
+    """Draw the figure, display it with `alt` as its text form (as lab.runtime.figures.show does), and
     return what was drawn (a Drawn)."""
-    from lab import figures
+    from lab.runtime import figures
     fig = cut_figure(rewrite, log, title=title)
     drawn = fig.lab_drawn
     figures.show(fig, alt)

@@ -11,8 +11,8 @@ import json
 import harness
 import lab
 from lab.checks import expect, Failed, test
-from lab.takeover import installed
-from lab.prose import plural
+from lab.runtime.takeover import installed
+from lab.stage.prose import plural
 
 PREFIX = harness.SUMMARY_PREFIX
 

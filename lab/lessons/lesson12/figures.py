@@ -12,7 +12,7 @@ an opaque white background, so that they read the same on a dark page.
 
 import harness
 
-from lab import figures, versions
+from lab.runtime import figures, lesson_harness
 
 LESSON = 12
 
@@ -20,7 +20,7 @@ LESSON = 12
 def ran_on(cell_id):
     """Display, as a note of its own, whose code the demonstration `cell_id` ran on (a cell's
     printed text stays what it always was)."""
-    versions.ran_on(LESSON, cell_id)
+    lesson_harness.ran_on(LESSON, cell_id)
 
 
 # -- Figure 12.1 with a budget slider -------------------------------------------------------------
@@ -60,7 +60,7 @@ def budget_view(messages, later, summary, budget, title="Figure 12.1"):
     """(the figure, its sentence) for `budget`: the log compacted as find_cut says, drawn."""
     log, rows, stop, cut = compacted_log(messages, later, summary, budget)
     fig = figures.log_figure(log, budget, title=f"{title}, keep_recent_tokens={budget}; ran on: "
-                                                  f"{versions.whose(LESSON, ['find_cut', 'SessionLog.rows'])}")
+                                                  f"{lesson_harness.whose(LESSON, ['find_cut', 'SessionLog.rows'])}")
     return fig, budget_line(rows, stop, cut, budget)
 
 
@@ -166,7 +166,7 @@ def tokens_chart(runs, *, window, reserve, title="Figure 12.2"):
                "a compaction, just before that prompt", "refused: prompt is too long"]
     fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=7.5, frameon=False)
     fig.suptitle(f"{title}: input tokens of each prompt's largest request\nran on: "
-                 f"{versions.whose(LESSON, ['summarize', 'find_cut', 'SessionLog.rows', 'compact'])}",
+                 f"{lesson_harness.whose(LESSON, ['summarize', 'find_cut', 'SessionLog.rows', 'compact'])}",
                  fontsize=9.5, x=0.02, ha="left", y=0.98)
     return fig
 

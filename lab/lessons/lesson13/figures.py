@@ -2,7 +2,7 @@
 only in how they treat their briefing.
 
     fig, alt = cache_chart([("time on top, rebuilt every prompt", model1), ("held", model2)])
-    lab.figures.show(fig, alt)
+    lab.runtime.figures.show(fig, alt)
 
 Each panel is one real run, read from the Requests its ScriptedModel kept: a stacked bar per
 request, the cached part below and the part billed in full above it. A request whose system
@@ -14,7 +14,7 @@ page.
 
 import harness
 
-from lab import figures
+from lab.runtime import figures
 
 LESSON = 13
 
@@ -71,5 +71,5 @@ def cache_chart(runs):
 def ran_on(cell_id):
     """Display, as a note of its own, whose code the demonstration `cell_id` (one of the lesson's
     DEMOS) just ran on; the cell's printed text stays the same either way."""
-    from lab import versions
-    versions.ran_on(LESSON, cell_id)
+    from lab.runtime import lesson_harness
+    lesson_harness.ran_on(LESSON, cell_id)

@@ -9,6 +9,7 @@ import harness
 import lab
 from lab.checks import expect, test
 from lab.lessons.lesson14 import stage
+from lab.lessons.lesson14.props import gullible
 
 
 class Recorder:
@@ -100,7 +101,7 @@ def writer_keeps_the_order_a_quotation(ns):
     for prompt in ["Tidy up this repository; start with README.md.", "Now look at shop.py."]:
         for _ in agent.prompt(prompt):
             pass
-    writer = Unswallowed(ns.QuotingWriter(lab.ScriptedModel([lab.gullible()])))
+    writer = Unswallowed(ns.QuotingWriter(lab.ScriptedModel([gullible()])))
     done = harness.compact(log, writer, keep_recent_tokens=30)
     if writer.stub:
         raise writer.stub  # compact catches RuntimeError, and a stub's NotImplementedError is one
@@ -169,7 +170,7 @@ def gate_denial_is_an_error_result(ns):
            "error result.")
     expect(runs["bash"].runs == [], "gate ran bash although approve refused it.")
     shell, ws = lab.Shell(), stage.repo()
-    model = lab.ScriptedModel([lab.gullible()], max_calls=6)
+    model = lab.ScriptedModel([gullible()], max_calls=6)
     h = harness.Harness(model, harness.SYSTEM, ns.gate(stage.tools(ws, shell), lambda c: "no"))
     for _ in h.prompt("Tidy up this repository; start with README.md."):
         pass
@@ -305,7 +306,7 @@ def rules_edges(ns):
              "and the agent still reads the README it was asked to.")
 def blast_radius(ns):
     ws, shell = stage.repo(), lab.Shell()
-    model = lab.ScriptedModel([lab.gullible()], max_calls=6)
+    model = lab.ScriptedModel([gullible()], max_calls=6)
     h = harness.Harness(model, harness.SYSTEM, ns.gate(stage.tools(ws, shell), ns.command_rules))
     for _ in h.prompt("Tidy up this repository; start with README.md."):
         pass

@@ -2,7 +2,7 @@
 read an injected README and was then compacted.
 
     fig, alt = voices_chart([("lesson 13's harness", model1, shell1), ("lesson 14's", model2, shell2)])
-    lab.figures.show(fig, alt)
+    lab.runtime.figures.show(fig, alt)
 
 Each panel is one real run, read from the Requests its ScriptedModel kept: a bar per request, one
 stacked segment per message, its size the message's estimate_tokens and its colour the voice the
@@ -14,7 +14,7 @@ the reply asked for it and was refused. Nothing is placed by hand. The backgroun
 
 import harness
 
-from lab import figures
+from lab.runtime import figures
 from lab.lessons.lesson14.stage import ORDER, _unquoted_orders
 
 COLOURS = {"user": "#4C72B0", "summary": "#8172B2", "model": "#55A868", "tool": "#F0B37E"}

@@ -14,9 +14,9 @@ import asyncio
 from typing import NamedTuple
 
 import lab
-from lab import figures
+from lab.runtime import figures
 from lab.lessons.lesson15 import stage
-from lab.loop_outcome import at
+from lab.stage.loop_outcome import at
 
 COLOURS = {"model": "#4C72B0", "bash": "#F0B37E"}
 CUT = "#C44E52"

@@ -1,4 +1,4 @@
-"""Lesson 15's own props, on top of the course's async stage (lab/async_stage.py): tools that
+"""Lesson 15's own props, on top of the course's async stage (lab/stage/async_stage.py): tools that
 take a set time on the virtual clock, a spinner, and the scripts the lesson's cells and checks
 share. Everything here runs inside lab.meanwhile, on lab.clock."""
 
@@ -75,6 +75,6 @@ class BlockingModel(lab.ScriptedModel):
     figure can draw both."""
 
     def complete(self, system, messages, tools):
-        from lab.timeline import waiting
+        from lab.stage.timeline import waiting
         with waiting("model"):
             return super().complete(system, messages, tools)

@@ -15,7 +15,7 @@ import json
 
 import harness
 import lab
-from lab.chat_requests import oracle
+from lab.stage.chat_requests import oracle
 from lab.checks import Failed, blame, expect, test
 from lab.lessons.lesson16 import stage
 

@@ -1,7 +1,7 @@
 """Figure 16.1: one record beside the three views of it that three providers received.
 
     views = await three_views(h)          # h: the harness the cell runs on (lab.harness_now(16))
-    lab.figures.show(*views_chart(views))
+    lab.runtime.figures.show(*views_chart(views))
 
 three_views runs the compacted session of the lesson's stage, plus one more prompt, against the
 lab's scripted model, a ChatServer (through ChatCompletions) and a TemplateModel (through

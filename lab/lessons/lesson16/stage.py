@@ -10,7 +10,7 @@ import httpx
 
 import harness
 import lab
-from lab import http
+from lab.stage import http
 
 NOTES = "Buy milk.\nCall the bank.\n"
 SUMMARY = "The user asked what notes.txt holds; it holds two errands, read out to them."

@@ -4,10 +4,11 @@ that request's measured input, and a message costs the same in every request tha
 import harness
 import lab
 from lab.lessons.lesson01 import figures
+from lab.lessons.lesson01.props import recall
 
 
 def conversation(prompts):
-    model, messages = lab.ScriptedModel([lab.recall()]), []
+    model, messages = lab.ScriptedModel([recall()]), []
     for prompt in prompts:
         figures.run_agent()(model, harness.SYSTEM, messages, prompt)
     return model
@@ -28,5 +29,5 @@ def test_the_figure_draws_one_bar_per_request_on_white():
     ax = fig.axes[0]
     assert fig.get_facecolor()[:3] == (1.0, 1.0, 1.0)
     assert len(ax.patches) == sum(len(figures.parts(r)) for r in model.calls)
-    from lab import figures as drawing
+    from lab.runtime import figures as drawing
     assert drawing.png(fig).startswith(b"\x89PNG")

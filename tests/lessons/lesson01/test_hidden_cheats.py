@@ -4,7 +4,8 @@ them, and fail a hidden one in one sentence that names the function at fault."""
 
 import pytest
 
-from lab import checks, lessons, manifest
+from lab import checks, lessons
+from lab.course import manifest
 
 LESSONS = (1, 2, 3, 4)
 

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lab import starters
-from lab.starters import Stage
+from lab.course import starters
+from lab.course.starters import Stage
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -10,7 +10,8 @@ import nbformat
 
 import harness
 import lab
-from lab import starters, takeover
+from lab.course import starters
+from lab.runtime import takeover
 from lab.lessons import build
 from lab.lessons.lesson02 import stage
 from lab.lessons.lesson02.figures import parts_figure, request_parts, table

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 import lab
-from lab import takeover
+from lab.runtime import takeover
 from lab.lessons import build, load
 from lab.lessons.lesson03 import figures as lesson_figures
 from lab.lessons.lesson03.stage import Recorder, at_lesson, harness_now, whose
@@ -84,7 +84,7 @@ def test_figure_3_1_is_drawn_from_the_runs_it_shows():
     assert len(lesson_figures._boxes(rec, messages)) == 7
     # An opaque white background, so that the figure reads the same on a dark page.
     from PIL import Image
-    picture = Image.open(io.BytesIO(lab.figures.png(fig))).convert("RGBA")
+    picture = Image.open(io.BytesIO(lab.runtime.figures.png(fig))).convert("RGBA")
     assert picture.getpixel((2, 2)) == (255, 255, 255, 255)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 import harness
 import lab
-from lab import takeover
+from lab.runtime import takeover
 from lab.lessons import build
 from lab.lessons.lesson06 import figures as lesson_figures
 from lab.lessons.lesson06 import wrong

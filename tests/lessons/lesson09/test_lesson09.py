@@ -8,8 +8,9 @@ import nbformat
 
 import harness
 import lab
-from lab import checks, manifest
-from lab.figures import png
+from lab import checks
+from lab.course import manifest
+from lab.runtime.figures import png
 from lab.lessons import build, load
 from lab.lessons.lesson09.figures import timeline_figure
 from lab.lessons.lesson09.stage import FILES, Timeline, make_test_tool, six_files, source, tabbed

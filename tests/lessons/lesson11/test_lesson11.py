@@ -11,8 +11,9 @@ import pytest
 
 import harness
 import lab
-from lab import checks, manifest
-from lab.figures import png
+from lab import checks
+from lab.course import manifest
+from lab.runtime.figures import png
 from lab.lessons import build, load
 from lab.lessons.lesson11.figures import Torn, cut_figure
 

@@ -2,7 +2,7 @@
 
 import harness
 import lab
-from lab import figures
+from lab.runtime import figures
 
 
 def nine_messages():

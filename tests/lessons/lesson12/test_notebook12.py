@@ -9,7 +9,7 @@ from collections import Counter
 import nbformat
 import pytest
 
-from lab import starters
+from lab.course import starters
 from lab.lessons import build
 from lab.lessons import lesson12 as data
 

@@ -9,8 +9,8 @@ import sys
 
 import harness
 from harness import syllabus
-from lab import starters
-from lab.starters import Stage
+from lab.course import starters
+from lab.course.starters import Stage
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[3]
 

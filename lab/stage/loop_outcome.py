@@ -1,6 +1,6 @@
 """How a run on lesson 15's virtual loop ended, said in the learner's terms: the errors the loop
 stops with, each task named as the learner wrote it, times printed as the course prints them, and
-the one exception that says best how the run ended. lab/virtual_loop.py runs the loop.
+the one exception that says best how the run ended. lab/stage/virtual_loop.py runs the loop.
 """
 
 import asyncio

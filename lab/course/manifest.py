@@ -19,9 +19,9 @@ import types
 
 import harness
 from harness import syllabus
-from lab import starters
+from lab.course import starters
 # The syllabus's facts are part of what the manifest answers: manifest.names(12, 2) and the like.
-from lab.labs import MODULES, bare, labs, last_lab, names, names_every_lesson, owner_of  # noqa: F401
+from lab.course.labs import MODULES, bare, labs, last_lab, names, names_every_lesson, owner_of  # noqa: F401
 
 
 class NotFound(LookupError):

@@ -1,6 +1,6 @@
 """Demonstration cells that run the learner's code, under the checks' time limit.
 
-Once a lab passes, the demonstrations after it run on the learner's definitions (lab/takeover.py),
+Once a lab passes, the demonstrations after it run on the learner's definitions (lab/runtime/takeover.py),
 and every lesson lists those cells in its DEMOS. A definition that passed the tests can still loop
 for ever on a demonstration's input, and a cell that never ends looks to the learner like a
 broken notebook. In a kernel, install() hooks IPython so that such a cell, when it runs on any of
@@ -13,10 +13,12 @@ Every other cell is left exactly as IPython runs it.
 Our simplification: the limit stops code that runs in the cell's own thread. A coroutine that
 lab.meanwhile runs in a thread of its own is bounded in virtual seconds by meanwhile's limit."""
 
-from lab import lessons, prose, takeover
-from lab.checkcell import Overran
+from lab import lessons
 from lab.checks import engine
-from lab.notebook import _Watchdog
+from lab.runtime import takeover
+from lab.runtime.cells import _Watchdog
+from lab.runtime.checkcell import Overran
+from lab.stage import prose
 
 LIMIT_TESTS = 6   # a demonstration's limit, in checks' time limits
 _guarding = {}   # the cell being run, while it is guarded: {"names": [...], "watchdog": ...}

@@ -2,10 +2,10 @@
 labs passed, questions answered, and the next thing to do), the map of the sixteen lessons (each
 written one linked to the learner's own notebook, with how far they are in it), how a question
 works, what the lessons' marks mean, how to run a check, and where answers are kept.
-JupyterLab opens on it (start.py, lab/frontdoor.py), rendered (jupyter/overrides.json shows
+JupyterLab opens on it (start.py, lab/learner/frontdoor.py), rendered (jupyter/overrides.json shows
 Markdown as a preview).
 
-It is the course's page, not the learner's: lab.mywork writes it again on every run, so a lesson
+It is the course's page, not the learner's: lab.learner.mywork writes it again on every run, so a lesson
 added to the course shows up on the map, and the answer store writes it again after every save
 (refresh), so the progress on it follows the learner's answers. Everything on it comes from the
 lessons' own data and the answers stored; only the titles of lessons not written yet are kept
@@ -15,7 +15,8 @@ here, as the plan names them.
 import os
 from pathlib import Path
 
-from lab import lessons, manifest
+from lab import lessons
+from lab.course import manifest
 from lab.lessons import PLANNED
 from lab.rungs import questions, store
 

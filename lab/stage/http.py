@@ -1,6 +1,6 @@
 """Lesson 16's plumbing, given to the learner: one JSON POST over HTTP, awaited.
 
-    status, headers, body = await lab.http.post_json(url, payload, {"authorization": "Bearer k"})
+    status, headers, body = await lab.stage.http.post_json(url, payload, {"authorization": "Bearer k"})
 
 The function never judges a reply: a 429 or a 503 comes back as a status like a 200 does, so
 the adapter decides what each status means. The one exception it lets out is NoReply, for a
@@ -9,6 +9,7 @@ there is no status to read. NoReply is both an httpx.TransportError and a Connec
 adapter catches it as `except ConnectionError:` without importing httpx.
 """
 
+import functools
 import ipaddress
 import json
 from urllib.parse import urlsplit
@@ -53,15 +54,11 @@ async def post_json(url, payload, headers=None, timeout=DEFAULT_TIMEOUT):
     return response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.text
 
 
-_TLS = {}
-
-
+@functools.cache
 def _tls(trust_env):
     """httpx's own default TLS context, made once a process: each new one reads every certificate
     authority from disk (some 30 ms), which a client per call would pay every call."""
-    if trust_env not in _TLS:
-        _TLS[trust_env] = httpx.create_ssl_context(trust_env=trust_env)
-    return _TLS[trust_env]
+    return httpx.create_ssl_context(trust_env=trust_env)
 
 
 def _why(error, timeout):

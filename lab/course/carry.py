@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from harness import syllabus
-from lab import lessons, starters
-from lab.starters import Stage, StarterError
+from lab import lessons
+from lab.course import starters
+from lab.course.starters import Stage, StarterError
 
-LAB_CHECK = Path(__file__).resolve().parent / "lab_check.py"
+LAB_CHECK = Path(__file__).resolve().parents[1] / "lab_check.py"
 
 # Judgements already made in this process, by the lab and the exact file judged: carrying one
 # file forward lesson after lesson asks the same question many times.

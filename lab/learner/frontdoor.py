@@ -1,8 +1,8 @@
 """The learner's front door: a Jupyter server extension that makes `/lab` open on the course's
-start page, START.md (lab/startpage.py), as `/` and the address the server prints already do
+start page, START.md (lab/learner/startpage.py), as `/` and the address the server prints already do
 (start.py gives JupyterLab `--LabApp.default_url=/lab/tree/START.md`).
 
-    jupyter lab --ServerApp.jpserver_extensions='{"lab.frontdoor": true}'
+    jupyter lab --ServerApp.jpserver_extensions='{"lab.learner.frontdoor": true}'
 
 JupyterLab serves `/lab` itself and restores the last layout there, which is the Launcher on a
 first visit; `/lab/tree/START.md` restores the same layout and brings the start page to the front.
@@ -27,7 +27,7 @@ class ToStartPage(JupyterHandler):
 
 
 def _jupyter_server_extension_points():
-    return [{"module": "lab.frontdoor"}]
+    return [{"module": "lab.learner.frontdoor"}]
 
 
 def _load_jupyter_server_extension(serverapp):

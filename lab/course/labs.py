@@ -1,6 +1,6 @@
 """Which labs each lesson has and which names each lab asks the learner for, read from
 harness/syllabus.py alone, with the reference's modules in the order the single harness.py lists
-them. lab.manifest and lab.starters both stand on it; it stands on the syllabus only.
+them. lab.course.manifest and lab.course.starters both stand on it; it stands on the syllabus only.
 """
 
 from harness import syllabus

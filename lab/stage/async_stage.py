@@ -7,7 +7,7 @@
     async for event in lab.cancel_at(h.prompt("go"), "tool_execution_start"): ...
     t = lab.timing()                                      # sessions and waits, for the figure
 
-Everything runs on lab.clock, inside lab.meanwhile (lab/virtual_loop.py), which this module
+Everything runs on lab.clock, inside lab.meanwhile (lab/stage/virtual_loop.py), which this module
 also hands on, so that lab/__init__.py needs one line for the whole stage.
 """
 

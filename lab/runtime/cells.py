@@ -4,7 +4,7 @@ when it is called, so `import lab` stays light.
     lab.rung(12, "what-is-sent")    a question (lab/rungs/)
     lab.hints(12, lab=1)            a lab's hint ladder
     lab.progress(12)                which questions are answered, which labs pass
-    lab.draw_log(log, 35, ...)      a figure drawn from a session log (lab/figures.py)
+    lab.draw_log(log, 35, ...)      a figure drawn from a session log (lab/runtime/figures.py)
     lab.show_diff("11", "12.1")     what changed between two harness.py files, readably
     with lab.trying("summarize"):   a try-it cell that reports an unwritten gap in a sentence
 """
@@ -15,8 +15,13 @@ import os
 import threading
 import traceback
 
-from lab import checkcell, figures, rungs, starters, virtual_loop
+import harness
+from lab import rungs
+from lab.checks import engine
+from lab.course import starters
 from lab.rungs import text
+from lab.runtime import checkcell, figures
+from lab.stage import virtual_loop
 
 
 def rung(lesson, rung_id):
@@ -48,8 +53,8 @@ def progress(lesson=None):
 
 
 def draw_log(log, keep_recent_tokens, *, alt, title=None):
-    """Draw `log` (see lab.figures.log_figure), display it with `alt` as its text form, and
-    return what was drawn (a lab.figures.Plan)."""
+    """Draw `log` (see lab.runtime.figures.log_figure), display it with `alt` as its text form, and
+    return what was drawn (a lab.runtime.figures.Plan)."""
     fig = figures.log_figure(log, keep_recent_tokens, title=title)
     plan = fig.lab_plan
     figures.show(fig, alt)
@@ -103,7 +108,6 @@ def show_diff(old, new):
 
 def _in_harness(filename):
     """Whether `filename` is a module of the course's harness package."""
-    import harness
     return os.path.dirname(os.path.abspath(filename)) == os.path.dirname(os.path.abspath(harness.__file__))
 
 
@@ -151,7 +155,6 @@ def trying(name, seconds=None):
     runs longer than a check's test may (`seconds`, lab.checks.engine.TEST_SECONDS by default) or
     is interrupted, say so in a sentence instead of stopping "Run All". Under nbgrader it does not
     hide anything: a try-it cell earns no points either way."""
-    from lab.checks import engine
     limit = engine.TEST_SECONDS if seconds is None else seconds
     watchdog = _Watchdog(limit)
     try:

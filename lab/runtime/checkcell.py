@@ -25,8 +25,11 @@ import textwrap
 import threading
 import time
 
-from lab import checks, lessons, manifest, prose, rungs, takeover
+from lab import checks, lessons, rungs
 from lab.checks import engine
+from lab.course import manifest
+from lab.runtime import takeover
+from lab.stage import prose
 
 PASSED = set()  # (lesson, lab) pairs whose visible tests passed in this kernel
 

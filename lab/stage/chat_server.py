@@ -1,7 +1,7 @@
 """ChatServer: an OpenAI-style Chat Completions server on this machine, answering from a script.
 
     with lab.ChatServer([lab.reply(lab.call("read", {"path": "a.txt"})), lab.say("Done.")]) as server:
-        status, headers, body = await lab.http.post_json(server.url + "/chat/completions", payload)
+        status, headers, body = await lab.stage.http.post_json(server.url + "/chat/completions", payload)
     server.problems   # [] when every request was well formed
 
 The contract:

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from harness import syllabus
-from lab import labs as lesson_labs, lessons
-from lab.labs import MODULES  # the reference's modules, in the order the single file lists them
-from lab.prose import joined
+from lab import lessons
+from lab.course import labs as lesson_labs
+from lab.course.labs import MODULES  # the reference's modules, in the order the single file lists them
+from lab.stage.prose import joined
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 
@@ -125,7 +126,7 @@ def _split(source, prefix=""):
 
 def _module_source(name):
     """The module's file as it is on disk, markers and all: read here, never through linecache,
-    where lab.sourcelines serves the harness's lines to tracebacks with the markers blanked."""
+    where lab.runtime.sourcelines serves the harness's lines to tracebacks with the markers blanked."""
     return Path(importlib.import_module(name).__file__).read_text(encoding="utf-8")
 
 
@@ -266,7 +267,7 @@ def text_at(stage, solved=False, every_gap=False, own=None):
     `every_gap`, the gaps of the lesson's earlier labs are open again too: a file that holds no
     answer of the lesson at all, for the autograder's sandbox. `own` maps full names to the
     learner's own text of definitions from earlier work, which stands in place of the reference's
-    (lab/carry.py decides which); with `solved` it also stands in place of a gap of the lab,
+    (lab/course/carry.py decides which); with `solved` it also stands in place of a gap of the lab,
     which is how carry.py judges a definition against the lab that asked for it."""
     _check_stage(stage)
     try:

@@ -1,7 +1,7 @@
 """The learner's own copy of the course: one notebook per written lesson, gaps open, in a folder
 that belongs to the learner (mywork/ at the repository's root, which git ignores).
 
-    python -m lab.mywork [FOLDER]     add what FOLDER lacks; print one line per notebook added
+    python -m lab.learner.mywork [FOLDER]     add what FOLDER lacks; print one line per notebook added
 
 `python start.py` and `make lab` run this before they open JupyterLab on the folder.
 
@@ -15,7 +15,7 @@ The contract, which tests/platform/test_mywork.py holds it to:
   keep their answers, and any file of the learner's own). `git pull` cannot touch the folder
   either, because git ignores it.
 - A lesson added to the course later (a `git pull` brings its notebook) appears on the next run.
-- START.md, the course's start page (lab/startpage.py), is the one file written again on every
+- START.md, the course's start page (lab/learner/startpage.py), is the one file written again on every
   run: it is the course's, not the learner's, and its map gains each new lesson.
 - A notebook the learner deleted comes back, fresh, on the next run. That is the way to start a
   lesson over; the rung answers in `.rungs/` are kept, so delete the lesson's answers file as
@@ -27,10 +27,11 @@ from pathlib import Path
 
 import nbformat
 
-from lab import lessons, startpage
+from lab import lessons
+from lab.learner import startpage
 from lab.lessons import build
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "mywork"
 
 
@@ -68,7 +69,7 @@ def refresh(folder=FOLDER):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) > 1 or (argv and argv[0].startswith("-")):
-        print("usage: python -m lab.mywork [FOLDER]  (default: mywork/ at the repository's root)",
+        print("usage: python -m lab.learner.mywork [FOLDER]  (default: mywork/ at the repository's root)",
               file=sys.stderr)
         return 2
     folder = Path(argv[0]) if argv else FOLDER

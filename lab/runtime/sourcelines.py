@@ -1,7 +1,7 @@
 """What a traceback shows of the reference harness: its lines with the solution markers blanked.
 
 The package's files mark each learner's part with ### BEGIN SOLUTION and ### END SOLUTION, for the
-course's generators (lab/starters.py reads the files themselves, never through here). A learner
+course's generators (lab/course/starters.py reads the files themselves, never through here). A learner
 whose code fails inside the reference, in a notebook, gets a traceback that quotes the lines around
 the failure, and nbgrader's markers in it would say "solution" where the learner's own harness.py
 has none. hide_markers() puts every file of the package into linecache, which tracebacks, IPython

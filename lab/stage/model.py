@@ -3,8 +3,9 @@
 It behaves like a provider adapter, not like an SDK: a request it refuses comes back as a failed
 assistant message (stop_reason "error", the reason in error_message), never as an exception. The
 only exceptions are the lab's own brakes, ScriptError, for a script that has run out or a loop
-that will not stop: those are mistakes in the cell, not events of the session. The characters a
-lesson puts on the stage as script steps (lab.summariser() and the rest) are in lab/props.py.
+that will not stop: those are mistakes in the cell, not events of the session. The characters
+lessons put on the stage as script steps are in lab/stage/props.py (lab.summariser(), shared) and
+in a lesson's own folder (lab/lessons/lesson14/props.py: gullible(), one lesson's).
 """
 
 import copy

@@ -17,8 +17,10 @@ differ from what `python -m lab end N` prints.
 import inspect
 
 import harness
-from lab import lessons, manifest, takeover
-from lab.prose import joined
+from lab import lessons
+from lab.course import manifest
+from lab.runtime import takeover
+from lab.stage.prose import joined
 
 
 def harness_at(lesson):

@@ -2,13 +2,13 @@
 lesson's demonstration cells (which call harness.find_cut, build harness.SessionLog and so on)
 run on the learner's code. use_reference() puts the reference back.
 
-Where each name goes is lab.manifest.places: a function goes into the package and into every
+Where each name goes is lab.course.manifest.places: a function goes into the package and into every
 module of the reference that holds it (the given code calls it from there), a method into its
 class."""
 
 import contextlib
 
-from lab import manifest
+from lab.course import manifest
 
 _REFERENCE = {}   # (owner, attribute) -> the reference's object, the first time it is replaced
 _installed = {}   # full name -> the learner's object now in harness

@@ -1,7 +1,7 @@
 """Figures drawn from real data: a session log on disk and what replay() makes of it.
 
-    fig = lab.figures.log_figure(log, keep_recent_tokens=35)   # Figure 12.1
-    lab.figures.show(fig, "Figure 12.1 ...")                   # display it, then close it
+    fig = lab.runtime.figures.log_figure(log, keep_recent_tokens=35)   # Figure 12.1
+    lab.runtime.figures.show(fig, "Figure 12.1 ...")                   # display it, then close it
 
 Nothing is placed by hand. plan() reads the log's entries. For every compaction entry it rebuilds
 the rows as they stood just before that entry (with harness.SessionLog.rows, whichever version
@@ -19,7 +19,7 @@ import io
 from dataclasses import dataclass, field
 
 import harness
-from lab.display import shape
+from lab.stage.display import shape
 
 WIDTH = 8.0  # inches: 880 pixels at 110 dpi, shown 800 wide, the width of a notebook's output area
 
