@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from lab.grader import course, fixtures, grades  # noqa: E402
+from lab.grader import autograde, course, fixtures, grades  # noqa: E402
 
 LESSON = 12   # the lesson whose assignment is graded: the largest, and the one with attacks
 ASSIGNMENT = fixtures.assignment(LESSON)
@@ -70,7 +70,7 @@ def timed(command, cwd, env):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--submissions", type=int, default=40)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--jobs", type=int, default=autograde.default_jobs())
     parser.add_argument("--keep", type=Path, help="build the two courses here and keep them")
     args = parser.parse_args(argv)
     base = args.keep or Path(tempfile.mkdtemp(prefix="autograde-bench-"))

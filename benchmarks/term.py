@@ -139,7 +139,7 @@ def stock(sample, env):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--learners", type=int, default=200)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--jobs", type=int, default=autograde.default_jobs())
     parser.add_argument("--stock-learners", type=int, default=2,
                         help="learners whose notebooks plain nbgrader grades too (0: none)")
     parser.add_argument("--keep", type=Path, help="build the course here and keep it")

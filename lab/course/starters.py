@@ -61,10 +61,16 @@ class Unit(NamedTuple):
     blanks: int   # how many blank lines stood before it in its module
 
 
+@functools.lru_cache(maxsize=128)
 def _split(source, prefix=""):
-    """The top-level pieces of `source`, in order, as (kind, Unit): kind is "import", "banner"
-    (a comment block standing alone) or "unit" (a definition or constant, with a class's heading
-    and each of its methods as separate units)."""
+    """The top-level pieces of `source`, in order, as a tuple of (kind, Unit): kind is "import",
+    "banner" (a comment block standing alone) or "unit" (a definition or constant, with a class's
+    heading and each of its methods as separate units). Kept by text: every starter, and every
+    check that asks for the reference, splits the same modules again."""
+    return tuple(_pieces(source, prefix))
+
+
+def _pieces(source, prefix):
     lines = source.splitlines()
     tree = ast.parse(source)
     body = tree.body

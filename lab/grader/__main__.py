@@ -236,7 +236,7 @@ def parser():
     p = sub.add_parser("autograde", help="grade every submission, in parallel")
     p.add_argument("assignments", nargs="*")
     p.add_argument("--student", action="append", help="only this student (repeatable)")
-    p.add_argument("--jobs", type=int, help="grader processes at once (default: one a CPU)")
+    p.add_argument("--jobs", type=int, help="grader processes at once (default: one more than the CPUs)")
     p.add_argument("--timeout", type=int, help="CPU seconds a check cell may take (default: nbgrader_config.py's)")
     p.add_argument("--force", action="store_true", help="grade again what is already graded")
     p.add_argument("--quiet", action="store_true", help="no progress display")

@@ -35,7 +35,7 @@ from pathlib import Path
 import nbformat
 
 from lab import lessons
-from lab.grader import convert, course, nbgrader_ext, record, regrade, report, sandbox, session, verdict
+from lab.grader import convert, course, engines, nbgrader_ext, record, regrade, report, sandbox, session, verdict
 from lab.grader.record import record as _record   # by this name, so that a test can stand in for it
 
 
@@ -120,6 +120,14 @@ def _points(value):
     return "-" if value is None else f"{value:g}"
 
 
+def default_jobs():
+    """Grading processes at once when none is asked for: one more than the CPUs. Between two
+    submissions it records, this process (the one writer) starts the next grading process, so
+    with one a CPU a CPU would stand idle while a record is written; the grading processes run
+    at a lower priority than the writer, so the extra one never holds it up."""
+    return (os.cpu_count() or 1) + 1
+
+
 def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=None,
         force=False, progress=True, out=None):
     """Autograde the submissions of `assignments` (default: all) into the gradebook.
@@ -129,7 +137,7 @@ def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=
     overrides = {"SandboxedTests.timeout": int(timeout)} if timeout is not None else {}
     application = course.app(root, **overrides)
     sandbox.detect()   # once, here, before any fork
-    jobs = max(1, int(jobs or os.cpu_count() or 1))
+    jobs = max(1, int(jobs or default_jobs()))
     state = root / course.STATE
     submissions = find_submissions(root, assignments, students)
     books = _books(application, {s.assignment for s in submissions})
@@ -202,7 +210,7 @@ def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=
             if finished:
                 s, result = finished.pop(0)
                 began = time.monotonic()
-                with record.shared_engines():
+                with engines.shared_engines():
                     _record(application, s, result, state)
                 s.record_seconds = time.monotonic() - began
                 bar.update(s, len(running))
@@ -239,7 +247,7 @@ def _warm(root, books):
     fill again for itself (it grades one submission and ends): the notebook schemas compiled, the
     grader's fingerprint, each lesson's worker starter and tests loaded (and its warm(), where
     its tests have one)."""
-    verdict.grader_fingerprint()
+    verdict.code_digest()
     sandbox.wire_code()
     session.as_python("pass")
     for notebook, assignment in sorted(books):

@@ -9,6 +9,8 @@ import signal
 import traceback
 from pathlib import Path
 
+from lab.grader import engines
+
 
 class NotANotebook(ValueError):
     pass
@@ -135,7 +137,8 @@ def child(conn, application, submission):
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when to stop
     os.nice(4)   # the parent, the one writer, is the critical path
     try:
-        result = convert(application, submission)
+        with engines.shared_engines():
+            result = convert(application, submission)
     except BaseException as error:
         result = {"ok": False, "error": f"{type(error).__name__}: {error}", "trace": traceback.format_exc()}
     try:

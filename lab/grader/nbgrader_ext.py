@@ -186,6 +186,10 @@ from nbgrader.preprocessors import CheckCellMetadata as _CheckCellMetadata
 
 class _CompiledSchema(_Base):
     _validators = {}
+    # The metadata found valid so far, as JSON text with its schema version: every submission of
+    # a lesson holds the same check cells and gap cells, and the grading processes are forked
+    # after the releases were checked (autograde._warm), so each checks only what it changed.
+    _valid = set()
 
     def validate_cell(self, cell):
         if "nbgrader" not in cell.metadata:
@@ -197,6 +201,9 @@ class _CompiledSchema(_Base):
         if schema > self.schema_version:
             raise SchemaTooNewError(f"Schema version is too new: {schema} (expected {self.schema_version})",
                                     schema, self.schema_version)
+        known = (self.schema_version, json.dumps(cell.metadata["nbgrader"], sort_keys=True))
+        if known in self._valid:
+            return
         validator = self._validators.get(self.schema_version)
         if validator is None:
             import jsonschema
@@ -205,6 +212,7 @@ class _CompiledSchema(_Base):
             validator = self._validators[self.schema_version] = cls(self.schema)
         if not validator.is_valid(cell.metadata["nbgrader"]):
             raise jsonschema_best_match(validator.iter_errors(cell.metadata["nbgrader"]))
+        self._valid.add(known)
 
 
 def jsonschema_best_match(errors):

@@ -1,47 +1,12 @@
 """Stage 2 of autograding one submission: the gradebook's part of nbgrader's Autograde, done by
 the one process that writes the gradebook, on what stage 1 (lab/grader/convert.py) wrote."""
 
-import contextlib
 import json
 import os
 from pathlib import Path
 
 from lab.grader import report
 from lab.grader.convert import first_line
-
-
-_ENGINES, _CREATED = {}, set()
-
-
-@contextlib.contextmanager
-def shared_engines():
-    """nbgrader's Gradebook makes a new database engine each time it is opened, some ten times a
-    submission, and SQLAlchemy's compiled statements live in the engine, so each opening compiles
-    them again; each also asks whether every table exists. Inside this block every Gradebook of
-    one database shares one engine, whose tables are checked once (closing a Gradebook still
-    closes its connections). Used by the gradebook writer alone, never around a
-    fork: a forked process never holds the writer's engine."""
-    import nbgrader.api
-    made, metadata = nbgrader.api.create_engine, nbgrader.api.Base.metadata
-    create_all = metadata.create_all
-
-    def shared(url, **options):
-        key = (str(url), tuple(sorted(options.items())))
-        if key not in _ENGINES:
-            _ENGINES[key] = made(url, **options)
-        return _ENGINES[key]
-
-    def tables_once(bind, **options):   # each opening checks every table is there: once will do
-        if bind not in _CREATED:
-            create_all(bind=bind, **options)
-            _CREATED.add(bind)
-
-    nbgrader.api.create_engine, metadata.create_all = shared, tables_once
-    try:
-        yield
-    finally:
-        nbgrader.api.create_engine = made
-        del metadata.create_all
 
 
 def record(application, s, result, state):

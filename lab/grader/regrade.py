@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from lab.grader import nbgrader_ext
+from lab.grader import nbgrader_ext, verdict
 
 
 # What a recorded grade was computed against, beside the submission itself: change any of them
@@ -32,30 +32,10 @@ def _files_digest(folder):
     return h.hexdigest()
 
 
-_code = {}
-
-
-def _code_digest(lessons_dir):
-    """The grader's own code: harness/ and lab/ without the lessons (each lesson's code counts as
-    its tests), read once a process."""
-    if not _code:
-        root = lessons_dir.parents[1]
-        h = hashlib.sha256()
-        for package in ("harness", "lab"):
-            for path in sorted((root / package).rglob("*.py")):
-                if lessons_dir in path.parents:
-                    continue
-                h.update(str(path.relative_to(root)).encode())
-                h.update(path.read_bytes())
-        _code["digest"] = h.hexdigest()
-    return _code["digest"]
-
-
 def against(root, assignment, books):
     """{part: digest} of everything a grade of `assignment` depends on besides the submission:
     the gradebook's check cells (source and points) and solution ids, the released files, the
     lesson's own code (its tests) and the rest of the grader's code."""
-    from lab.grader import verdict
     mine = {key: book for key, book in books.items() if key[1] == assignment}
     lessons_dir = Path(__file__).resolve().parents[1] / "lessons"
     tests = {}
@@ -71,7 +51,7 @@ def against(root, assignment, books):
         "check cells": _digest(sorted([list(key), book["checks"], book["solutions"]] for key, book in mine.items())),
         "release": _files_digest(release) if release.is_dir() else "",
         "lab tests": _digest(tests),
-        "grader": _digest([verdict.VERSION, _code_digest(lessons_dir)]),
+        "grader": _digest([verdict.VERSION, verdict.code_digest(lessons_dir)]),
     }
 
 

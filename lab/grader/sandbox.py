@@ -24,6 +24,7 @@ stub) as its `harness` module: the reference is never in the worker's reach. Wha
 shown, and the limits it runs under, are in lab/grader/worker_world.py; this module starts it.
 """
 
+import functools
 import marshal
 import os
 import shutil
@@ -36,6 +37,8 @@ import time
 from pathlib import Path
 
 from lab.grader import wire
+# Its functions are called through the module, so that a test can stand in for one of them
+# (tests/grading/test_sandbox.py replaces third_party); its constants are taken by name.
 from lab.grader import worker_world
 from lab.grader.worker_world import ONE_THREAD, PREFIX, PYTHON, REPO, Limits, cpu_seconds_of, group_members
 
@@ -119,16 +122,12 @@ def _set_parent_death_signal():
         pass
 
 
-_wire_code = []
-
-
+@functools.cache
 def wire_code():
     """lab/grader/wire.py compiled, as marshal bytes: the worker runs the same interpreter, and
     compiling the file in every worker would cost each submission some 20 ms."""
-    if not _wire_code:
-        source = Path(wire.__file__).read_text(encoding="utf-8")
-        _wire_code.append(marshal.dumps(compile(source, "grader_wire.py", "exec")))
-    return _wire_code[0]
+    source = Path(wire.__file__).read_text(encoding="utf-8")
+    return marshal.dumps(compile(source, "grader_wire.py", "exec"))
 
 
 class Worker:

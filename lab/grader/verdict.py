@@ -17,6 +17,7 @@ that cannot be read, lab.require_pass refused, or the cell's own code raising.
 """
 
 import asyncio
+import functools
 import hashlib
 import json
 import types
@@ -67,30 +68,25 @@ def learner_cells(nb):
     return out
 
 
-def _fingerprint():
-    """A hash of the code a verdict depends on: the lab tests, the stage, the reference and this
-    package. A verdict computed by other code is never reused."""
+@functools.cache
+def code_digest(leave_out=None):
+    """A hash of the code a grade depends on: every .py file of harness/ and lab/, but those under
+    the folder `leave_out`; computed once a process. Without `leave_out` it is what a kept verdict
+    was computed by (a verdict computed by other code is never reused); regrade leaves the
+    lessons out, since it counts each lesson's own code as that lesson's tests."""
     root = Path(__file__).resolve().parents[2]
     digest = hashlib.sha256()
     for package in ("harness", "lab"):
         for path in sorted((root / package).rglob("*.py")):
+            if leave_out is not None and Path(leave_out) in path.parents:
+                continue
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-_fingerprint_cache = []
-
-
-def grader_fingerprint():
-    """_fingerprint(), computed once a process."""
-    if not _fingerprint_cache:
-        _fingerprint_cache.append(_fingerprint())
-    return _fingerprint_cache[0]
-
-
 def verdict_key(lesson, code_cells, grade_cells, timeout, limits):
-    payload = json.dumps([VERSION, grader_fingerprint(), lesson, code_cells,
+    payload = json.dumps([VERSION, code_digest(), lesson, code_cells,
                           [[g["grade_id"], g["source"], g["points"]] for g in grade_cells],
                           timeout, limits.rlimits(), sandbox.detect()], sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()

@@ -204,9 +204,3 @@ def cpu_seconds_of(pids):
         if fields is not None and len(fields) > 12:
             total += int(fields[11]) + int(fields[12])
     return total / ticks
-
-
-def group_cpu_seconds(pgid):
-    """CPU seconds used so far by the live processes of process group `pgid` (None where /proc
-    cannot tell)."""
-    return cpu_seconds_of(group_members(pgid))

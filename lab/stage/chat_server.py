@@ -196,8 +196,10 @@ class ChatServer:
             raise RuntimeError("This ChatServer is already running.")
         oracle()   # the openai package loads now, not inside the first request
         self._httpd = _Listener(("127.0.0.1", 0), _Handler, self)
+        # stop() waits for the thread to look up from its poll: a test that starts and stops a
+        # server each time would otherwise wait some 25 ms a server, doing nothing
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="lab.ChatServer",
-                                        kwargs={"poll_interval": 0.05}, daemon=True)
+                                        kwargs={"poll_interval": 0.005}, daemon=True)
         self._thread.start()
         return self
 

@@ -32,15 +32,24 @@ def summariser():
     return Forever(_summarise, name="summariser")
 
 
-def _summarise(request):
+def summary_lines(request):
+    """The non-blank lines a summary request asks to have summarised, or None if `request` is not
+    one: a request is one when its system prompt speaks of summarising, it offers no tools, and its
+    last message is the user's, opening with SUMMARY_TAG (SUMMARY_END, if there, closes it)."""
     last = request.messages[-1] if request.messages else {}
     content = last.get("content") if last.get("role") == "user" else None
-    if ("summar" in str(request.system).lower() and not request.tools
+    if not ("summar" in str(request.system).lower() and not request.tools
             and isinstance(content, str) and content.startswith(SUMMARY_TAG)):
-        body = content[len(SUMMARY_TAG):]
-        if SUMMARY_END in body:
-            body = body[:body.rindex(SUMMARY_END)]
-        lines = [line.strip() for line in body.splitlines() if line.strip()]
+        return None
+    body = content[len(SUMMARY_TAG):]
+    if SUMMARY_END in body:
+        body = body[:body.rindex(SUMMARY_END)]
+    return [line.strip() for line in body.splitlines() if line.strip()]
+
+
+def _summarise(request):
+    lines = summary_lines(request)
+    if lines is not None:
         if not lines:
             return say("Summary of 0 lines.")
         return say(f"Summary of {len(lines)} lines. It began: {lines[0]} It ended: {lines[-1]}")

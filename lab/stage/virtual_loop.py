@@ -228,10 +228,18 @@ def interrupt_worker(exception, only=None):
     return target
 
 
+def interrupt_if_still(mine, done):
+    """interrupt_worker(KeyboardInterrupt) for the thread `mine` holds, if it is still the
+    worker and its call (whose outcome `done` gets) has not ended."""
+    if mine and not done.done():
+        interrupt_worker(KeyboardInterrupt, only=mine[0])
+
+
 def _in_a_thread(coro, limit):
     """Run the virtual loop in a worker thread; an asyncio future of the caller's loop gets its
     outcome. Cancelling that future (an interrupted cell) cancels the coroutine."""
     done = Future()
+    mine = []   # the ident of this call's thread, once it runs
     # Made here, not in the thread, so that a cancel arriving at once has a task to cancel.
     try:
         loop, main, ran_out = _start(coro, limit, contextvars.copy_context())
@@ -244,6 +252,7 @@ def _in_a_thread(coro, limit):
         # cancelling this future, which could then no longer take the outcome.
         wanted = done.set_running_or_notify_cancel()
         _worker[0] = threading.get_ident()
+        mine.append(_worker[0])
         try:
             value, failure = _finish(loop, main, coro, limit, ran_out), None
         except BaseException as exc:  # every outcome goes to the caller, nothing to the thread
@@ -265,8 +274,9 @@ def _in_a_thread(coro, limit):
                 loop.call_soon_threadsafe(main.cancel)
             except RuntimeError:      # the loop has closed meanwhile: nothing left to cancel
                 pass
-            # Code that never awaits never sees that cancel: after a moment, interrupt the thread.
-            later = threading.Timer(GRACE, interrupt_worker, args=(KeyboardInterrupt,))
+            # Code that never awaits never sees that cancel: after a moment, interrupt the thread,
+            # if it still runs this call (by then another cell may have a thread of its own).
+            later = threading.Timer(GRACE, interrupt_if_still, args=(mine, done))
             later.daemon = True
             later.start()
     outcome.add_done_callback(give_up)

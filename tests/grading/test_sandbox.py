@@ -103,9 +103,12 @@ def test_a_budget_counts_the_cpu_of_each_worker_it_has_seen_and_the_graders_own(
 
 def test_the_cpu_of_a_process_group_is_read_from_proc():
     import os
-    spent = worker_world.group_cpu_seconds(os.getpgrp())
+    members = worker_world.group_members(os.getpgrp())
+    assert os.getpid() in members
+    spent = worker_world.cpu_seconds_of(members)
     assert spent is not None and spent > 0
-    assert worker_world.group_cpu_seconds(2 ** 22 + 12345) == 0       # no such group
+    assert worker_world.group_members(2 ** 22 + 12345) == []           # no such group
+    assert worker_world.cpu_seconds_of([]) == 0 and worker_world.cpu_seconds_of(None) is None
 
 
 def test_a_process_that_ends_itself_is_reported_as_gone():

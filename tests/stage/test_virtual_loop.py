@@ -493,3 +493,33 @@ def test_an_interrupted_cell_stops_a_coroutine_that_never_awaits_and_frees_the_l
     async def fine():
         return "ran"
     assert lab.meanwhile(fine()) == "ran"
+
+
+def test_the_stop_meant_for_a_cancelled_cell_never_reaches_the_next_cells_thread():
+    # A cancelled coroutine that ends at once leaves its interrupt timer behind; the interrupt
+    # must not land in the thread of the next meanwhile(), started within that grace.
+    import time
+
+    async def polite():   # busy in real time, but it awaits: a cancel ends it at once
+        while True:
+            time.sleep(0.01)
+            await asyncio.sleep(0)
+
+    async def busy():
+        time.sleep(virtual_loop.GRACE + 0.3)   # real time, past the first cell's grace
+        return "finished"
+
+    async def cells():
+        first = lab.meanwhile(polite())
+        await asyncio.sleep(0.05)
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        while virtual_loop.worker_thread() is not None:   # it ends at its next await
+            await asyncio.sleep(0.01)
+        try:
+            return await lab.meanwhile(busy())
+        except BaseException as error:   # a KeyboardInterrupt would otherwise stop pytest itself
+            pytest.fail(f"the next cell's meanwhile() got {type(error).__name__}, meant for the first")
+
+    assert asyncio.run(cells()) == "finished"

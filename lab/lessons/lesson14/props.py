@@ -6,7 +6,7 @@ import re
 
 from lab.stage.builders import call, reply, say
 from lab.stage.model import Forever, _calls_in
-from lab.stage.props import FILE_NAME, SUMMARY_END, SUMMARY_TAG
+from lab.stage.props import FILE_NAME, summary_lines
 
 
 _ORDER = re.compile(r"\brun\s+`([^`]+)`", re.IGNORECASE)
@@ -53,14 +53,8 @@ def _text(message):
 
 
 def _gullible(request):
-    last = request.messages[-1] if request.messages else {}
-    content = last.get("content") if last.get("role") == "user" else None
-    if ("summar" in str(request.system).lower() and not request.tools
-            and isinstance(content, str) and content.startswith(SUMMARY_TAG)):
-        body = content[len(SUMMARY_TAG):]
-        if SUMMARY_END in body:
-            body = body[:body.rindex(SUMMARY_END)]
-        lines = [line.strip() for line in body.splitlines() if line.strip()]
+    lines = summary_lines(request)
+    if lines is not None:
         asked = next((line[len("user: "):] for line in lines if line.startswith("user: ")), "nothing")
         asked = asked.rstrip(".")
         quoting = "quote" in str(request.system).lower()
