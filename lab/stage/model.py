@@ -12,7 +12,7 @@ import copy
 import hashlib
 import json
 
-from .display import _frame, count_tokens, render_request, validate
+from .display import _calls as _calls_in, _frame, count_tokens, render_request, validate
 from .virtual_time import clock
 
 DEFAULT_MAX_CALLS = 50
@@ -62,13 +62,6 @@ def fail(text, partial=None):
             raise TypeError(f"fail() takes partial as blocks made by lab.text() or lab.call(), not {block!r}.")
     return {"role": "assistant", "content": list(partial or []), "stop_reason": "error",
             "error_message": text}
-
-
-def _calls_in(message):
-    content = message.get("content")
-    if not isinstance(content, list):
-        return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == "toolCall"]
 
 
 def _user_text(messages):
