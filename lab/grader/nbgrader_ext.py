@@ -310,7 +310,8 @@ class SandboxedTests(NbGraderPreprocessor):
 
     timeout = Integer(verdict.DEFAULT_TIMEOUT, help="CPU seconds each check cell may take, and each "
                       "learner cell while it defines its functions; code that waits without "
-                      "computing is stopped at three times this in wall time.").tag(config=True)
+                      "computing is stopped at three times this in wall time (less the time spent "
+                      "waiting for a CPU).").tag(config=True)
     memory_mb = Integer(1024, help="Address space of the sandboxed worker, in MiB.").tag(config=True)
     verdict_dir = Unicode("", help="A directory of verdicts computed ahead of time by "
                           "`python -m lab.grader autograde` (relative to the course root).").tag(config=True)

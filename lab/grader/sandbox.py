@@ -40,7 +40,8 @@ from lab.grader import wire
 # Its functions are called through the module, so that a test can stand in for one of them
 # (tests/grading/test_sandbox.py replaces third_party); its constants are taken by name.
 from lab.grader import worker_world
-from lab.grader.worker_world import ONE_THREAD, PREFIX, PYTHON, REPO, Limits, cpu_seconds_of, group_members
+from lab.grader.worker_world import (ONE_THREAD, PREFIX, PYTHON, REPO, Limits, cpu_seconds_of,
+                                     group_members, queued_seconds_of)
 
 LOADER = r'''
 import os, sys
@@ -226,6 +227,13 @@ class Worker:
         if self._members is None:
             self._members = group_members(self.process.pid)
         return cpu_seconds_of(self._members)
+
+    def queued_seconds(self):
+        """Seconds the worker's processes have spent waiting for a CPU (None if that cannot be
+        read); see cpu_seconds."""
+        if self._members is None:
+            self._members = group_members(self.process.pid)
+        return queued_seconds_of(self._members)
 
     def exit_status(self):
         code = self.process.poll()

@@ -4,6 +4,7 @@ started again when the learner's code ends it or runs out of time, and each cell
 in CPU seconds (Budget). lab/grader/verdict.py runs the check cells against it.
 """
 
+import os
 import time
 
 from lab.course import manifest, starters
@@ -18,15 +19,20 @@ class Budget:
     run here) and the sandboxed worker's. A machine busy with other work slows a cell down without
     spending its time, so a right answer is not failed for the load of the grading server; code
     that waits without computing (a sleep, a blocked read) is stopped by the wall clock instead,
-    at WALL_FACTOR times the limit. Where the worker's CPU cannot be read, the wall clock alone.
+    at WALL_FACTOR times the limit. That wall time leaves out the time the grader and the worker
+    spent ready to run but waiting for a CPU, for the same reason: a cell that talks to the worker
+    many times waits for a CPU at each turn on a loaded machine. Where the worker's CPU cannot be
+    read, the wall clock alone.
 
-    `worker_cpu()` gives (a key for the worker process, its CPU seconds) or None; a worker started
-    again during the cell counts from the moment the budget first sees it."""
+    `worker_cpu()` gives (a key for the worker process, its CPU seconds[, its seconds waiting for
+    a CPU]) or None; a worker started again during the cell counts from the moment the budget
+    first sees it."""
 
     def __init__(self, seconds, worker_cpu):
         self.seconds, self.worker_cpu = seconds, worker_cpu
         self.started, self.own = time.monotonic(), time.process_time()
-        self.first, self.last = {}, {}   # worker key -> CPU seconds when first seen, when last read
+        self.own_queued = _own_queued()
+        self.first, self.last = {}, {}   # worker key -> (CPU, queued) seconds when first seen, when last read
         self._read_worker()
         self.deadline = self.started + seconds
 
@@ -34,28 +40,42 @@ class Budget:
         reading = self.worker_cpu()
         if reading is None or reading[1] is None:
             return False
-        key, seconds = reading
-        self.first.setdefault(key, seconds)
-        self.last[key] = seconds
+        key, seconds = reading[:2]
+        queued = reading[2] if len(reading) > 2 else None
+        self.first.setdefault(key, (seconds, queued))
+        self.last[key] = (seconds, queued)
         return True
 
     def used(self):
         """CPU seconds spent on the cell so far, or None if the worker's cannot be read."""
         if not self._read_worker():
             return None
-        worker = sum(self.last[key] - self.first[key] for key in self.last)
+        worker = sum(self.last[key][0] - self.first[key][0] for key in self.last)
         return time.process_time() - self.own + worker
+
+    def waited(self, now):
+        """Wall seconds the cell has taken so far, less those the grader and the worker spent
+        waiting for a CPU (as far as they can be read)."""
+        elapsed = now - self.started
+        own = _own_queued()
+        queued = own - self.own_queued if own is not None and self.own_queued is not None else 0
+        queued += sum(self.last[key][1] - self.first[key][1] for key in self.last
+                      if self.last[key][1] is not None and self.first[key][1] is not None)
+        return max(elapsed - queued, 0.0)
 
     def more(self):
         """A later deadline if the cell still has time left, else None (its time is up)."""
-        now = time.monotonic()
-        if now - self.started >= WALL_FACTOR * self.seconds:
-            return None
         used = self.used()
-        if used is None or used >= self.seconds:
+        now = time.monotonic()
+        wall = WALL_FACTOR * self.seconds - self.waited(now)
+        if wall <= 0 or used is None or used >= self.seconds:
             return None
-        self.deadline = min(now + max(self.seconds - used, 0.1), self.started + WALL_FACTOR * self.seconds)
+        self.deadline = now + min(max(self.seconds - used, 0.1), wall)
         return self.deadline
+
+
+def _own_queued():
+    return worker_world.queued_seconds_of([os.getpid()])
 
 
 # -- what the worker starts from ----------------------------------------------------------------
@@ -169,7 +189,7 @@ class Session:
 
     def _worker_cpu(self):
         worker = self.worker
-        return None if worker is None else (worker.process.pid, worker.cpu_seconds())
+        return None if worker is None else (worker.process.pid, worker.cpu_seconds(), worker.queued_seconds())
 
     def start_cell(self):
         """Begin a check cell: its Budget starts now."""

@@ -204,3 +204,29 @@ def cpu_seconds_of(pids):
         if fields is not None and len(fields) > 12:
             total += int(fields[11]) + int(fields[12])
     return total / ticks
+
+
+def queued_seconds_of(pids):
+    """Seconds every thread of the processes `pids` has spent ready to run but waiting for a CPU
+    (the second field of Linux's /proc/PID/task/TID/schedstat, in nanoseconds); None where the
+    kernel does not keep it. What a busy machine costs a cell, not what the cell did."""
+    if pids is None:
+        return None
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            if not os.path.exists("/proc/self/task"):
+                return None
+            continue   # gone meanwhile
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as stat:
+                    total += int(stat.read().split()[1])
+            except FileNotFoundError:
+                if not os.path.exists("/proc/self/schedstat"):
+                    return None   # a kernel without schedstat
+            except (OSError, ValueError, IndexError):
+                continue
+    return total / 1e9

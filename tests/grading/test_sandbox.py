@@ -1,6 +1,8 @@
 """The worker the learner's code runs in, and the wire between it and the grader."""
 
+import os
 import time
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -62,10 +64,49 @@ def test_time_is_limited_and_the_process_is_killed():
 
 
 def _budgeted(w, seconds):
-    """The worker's next cell timed as the grader times it: CPU seconds, the wall as backstop."""
-    budget = grading_session.Budget(seconds, lambda: (w.process.pid, w.cpu_seconds()))
+    """The worker's next cell timed as the grader times it: CPU seconds, the wall as backstop,
+    read of the worker by the grading session's own reader."""
+    budget = grading_session.Budget(seconds, lambda: grading_session.Session._worker_cpu(SimpleNamespace(worker=w)))
     w.peer.more_time = budget.more
     return budget.deadline
+
+
+def _hogs(cpu, count):
+    """`count` processes that keep CPU `cpu` busy, at this process's priority, each in a session
+    of its own as the worker is (where the kernel shares a CPU out between sessions first)."""
+    import subprocess
+    import sys
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+            for _ in range(count)]
+    for hog in hogs:
+        os.sched_setaffinity(hog.pid, {cpu})
+    return hogs
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or worker_world.queued_seconds_of([os.getpid()]) is None,
+                    reason="needs Linux's CPU affinity and schedstat")
+def test_a_cell_slowed_by_a_busy_machine_is_not_cut_at_the_wall_backstop():
+    """Half a CPU second of work on a CPU shared with six busy processes takes some 3.5 s of
+    wall time, past the 3 s backstop of a 1 s limit: the time it waited for the CPU is not
+    time it spent waiting without computing, so the right answer is not cut (session.Budget)."""
+    cpu = min(os.sched_getaffinity(0))
+    with sandbox.Worker(STARTER) as w:
+        for pid in worker_world.group_members(w.process.pid):
+            os.sched_setaffinity(pid, {cpu})
+        code = ("import time\nspent = time.process_time()\n"
+                "while time.process_time() - spent < 0.5:\n    pass\ndone = 1")
+        hogs = _hogs(cpu, 6)
+        try:
+            started = time.monotonic()
+            error = w.run_cell(code, "<test>", _budgeted(w, 1))
+            took = time.monotonic() - started
+        finally:
+            for hog in hogs:
+                hog.kill()
+                hog.wait()
+        assert took > grading_session.WALL_FACTOR, f"the machine was not busy enough to show it ({took:.1f} s)"
+        assert error is None and w.lookup("done") == 1, \
+            "session.Budget cut a cell that computed for half its limit and waited for a CPU the rest"
 
 
 def test_a_cell_that_waits_without_computing_is_not_cut_at_its_wall_time():
@@ -101,6 +142,15 @@ def test_a_budget_counts_the_cpu_of_each_worker_it_has_seen_and_the_graders_own(
     assert unreadable.used() is None and unreadable.more() is None  # no /proc: the wall alone
 
 
+def test_the_wall_backstop_leaves_out_the_time_spent_waiting_for_a_cpu():
+    readings = iter([("w1", 10.0, 1.0), ("w1", 10.2, 6.0)])
+    budget = grading_session.Budget(1, lambda: next(readings))
+    assert budget.used() == pytest.approx(0.2, abs=0.05)
+    # 6 s of wall, 5 of them queued for a CPU: 1 s counts against the 3 s backstop
+    assert budget.waited(budget.started + 6) == pytest.approx(1.0, abs=0.05), \
+        "session.Budget counts time spent waiting for a CPU as time spent waiting without computing"
+
+
 def test_the_cpu_of_a_process_group_is_read_from_proc():
     import os
     members = worker_world.group_members(os.getpgrp())
@@ -109,6 +159,9 @@ def test_the_cpu_of_a_process_group_is_read_from_proc():
     assert spent is not None and spent > 0
     assert worker_world.group_members(2 ** 22 + 12345) == []           # no such group
     assert worker_world.cpu_seconds_of([]) == 0 and worker_world.cpu_seconds_of(None) is None
+    queued = worker_world.queued_seconds_of(members)
+    assert queued is None or queued >= 0
+    assert worker_world.queued_seconds_of([]) == 0 and worker_world.queued_seconds_of(None) is None
 
 
 def test_a_process_that_ends_itself_is_reported_as_gone():
