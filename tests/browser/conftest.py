@@ -16,7 +16,7 @@ import pytest
 from faults import break_rung
 from labserver import SetupFailed, JupyterLab, ensure_chromium, launch_chromium
 from lab_page import NotebookPage, Problems
-from learner_edition import LESSON12, SNAPSHOT, learner_edition
+from learner_edition import LESSON12, learner_edition, release_lessons, released_master as _released_master
 from standin import write_standin
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -56,13 +56,22 @@ def course_root(browser_tmp):
 
 
 @pytest.fixture(scope="session")
-def learner_notebook(course_root, browser_tmp):
+def released_course(browser_tmp, request):
+    """A temporary course directory in which one run of the instructor's release command made
+    the learner's edition of lesson 12 and of every lesson a test of this run walks through."""
+    walked = {item.callspec.params["lesson"] for item in request.session.items
+              if "lesson" in getattr(getattr(item, "callspec", None), "params", {})}
+    return _setup(lambda: release_lessons(browser_tmp / "nbgrader", {12} | walked))
+
+
+@pytest.fixture(scope="session")
+def learner_notebook(course_root, released_course, browser_tmp):
     """The learner's edition of lesson 12 (the course's release of the master copy),
     in learner/; returns its path relative to the served root.
 
     BROWSER_TEST_BREAK_RUNG=<fault> (see faults.py) breaks a rung's feedback in this copy, to
     watch the learner test fail."""
-    path = _setup(lambda: learner_edition(course_root / "learner", browser_tmp / "nbgrader"))
+    path = _setup(lambda: learner_edition(course_root / "learner", released_course))
     fault = os.environ.get("BROWSER_TEST_BREAK_RUNG")
     if fault:
         break_rung(path, fault)
@@ -74,9 +83,9 @@ def learner_notebook(course_root, browser_tmp):
 
 
 @pytest.fixture(scope="session")
-def released_master(learner_notebook, browser_tmp):
+def released_master(learner_notebook, released_course):
     """The master copy of lesson 12 as it was when the learner's edition was made from it."""
-    return browser_tmp / "nbgrader" / SNAPSHOT
+    return _released_master(released_course)
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,13 @@
-"""The learner's edition of a lesson (lesson 12 by default), made the way the course makes it: the instructor's release
-command, `python -m lab.grader --course DIR release` (grading's setup from notebooks/, then
-nbgrader's generate_assignment), into a temporary course directory.
+"""The learner's edition of a lesson (lesson 12 by default), made the way the course makes it: the
+instructor's release command, `python -m lab.grader --course DIR release` (grading's setup from
+notebooks/, then nbgrader's generate_assignment), into a temporary course directory.
 
 The master copy (notebooks/, solutions in) is never what a learner opens; the browser test opens
 what the release writes: solutions replaced by stubs, hidden tests gone, outputs cleared.
+
+One release command makes the editions of every lesson a run needs (`release_lessons`, once a
+session): a command run costs some seven seconds whatever it releases, and sixteen of them were
+a fifth of the browser tests' time.
 """
 
 import os
@@ -15,25 +19,25 @@ from labserver import REPO, VENV, SetupFailed, tail
 
 LESSON12 = "12-memory-that-outlives-the-process.ipynb"
 MASTER = REPO / "notebooks" / LESSON12
-SNAPSHOT = "master.ipynb"
+MASTERS = "masters"   # in the course directory: each master as it was released
 
 
-def learner_edition(dest, work, master=MASTER, timeout=180):
-    """Write the learner's edition of `master` into the folder `dest`; return the notebook's path.
-
-    `work` becomes the temporary course directory (nbgrader_config.py, source/, release/,
-    gradebook.db, and release.log), and holds the master as it was released (master.ipynb)."""
-    if not master.exists():
-        raise SetupFailed(f"{master.relative_to(REPO)} does not exist, so there is no lesson "
+def release(work, masters, timeout=300):
+    """Release `masters` (notebooks/ paths) into the temporary course directory `work` with one
+    run of the instructor's command; return `work`. `work` becomes a course directory
+    (nbgrader_config.py, source/, release/, gradebook.db, release.log) and holds, under
+    masters/, each master as it was released (notebooks/ may be rebuilt meanwhile)."""
+    missing = [m for m in masters if not m.exists()]
+    if missing:
+        raise SetupFailed(f"{missing[0].relative_to(REPO)} does not exist, so there is no lesson "
                           "to open in the browser.")
     work = Path(work)
     shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    # The master as it was released, for comparing outputs with (MASTER may be rebuilt meanwhile).
-    shutil.copy2(master, work / SNAPSHOT)
-    assignment = master.stem
+    (work / MASTERS).mkdir(parents=True)
+    for master in masters:
+        shutil.copy2(master, work / MASTERS / master.name)
     command = [str(VENV / "bin" / "python"), "-m", "lab.grader", "--course", str(work),
-               "release", assignment]
+               "release", *[m.stem for m in masters]]
     # nbgrader runs `alembic` by name to set up its gradebook: the .venv's bin must be on PATH.
     env = dict(os.environ, PATH=f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
     log = work / "release.log"
@@ -44,12 +48,36 @@ def learner_edition(dest, work, master=MASTER, timeout=180):
             done = subprocess.run(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
                                   stdin=subprocess.DEVNULL, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise SetupFailed(f"the release of {master.stem} took more than {timeout} s. "
+            raise SetupFailed(f"the release took more than {timeout} s. "
                               f"Last lines of {log}:\n{tail(log)}") from None
-    released = work / "release" / assignment / master.name
-    if done.returncode != 0 or not released.exists():
-        raise SetupFailed(f"the release of {master.stem} failed (exit code {done.returncode}). "
+    if done.returncode != 0:
+        raise SetupFailed(f"the release failed (exit code {done.returncode}). "
                           f"Last lines of {log}:\n{tail(log)}")
+    return work
+
+
+def release_lessons(work, numbers):
+    """The master notebooks of the lessons `numbers`, released at once into `work`."""
+    from lab.lessons import build
+    return release(work, [build.notebook_path(lesson) for lesson in sorted(numbers)])
+
+
+def released_master(work, master=MASTER):
+    """The master copy of `master` as it was when `work`'s release was made from it."""
+    return Path(work) / MASTERS / master.name
+
+
+def learner_edition(dest, work, master=MASTER):
+    """Copy the learner's edition of `master` from the course directory `work` (made by `release`,
+    which runs here if `work` holds no release of it yet) into the folder `dest`; return the
+    copy's path."""
+    work = Path(work)
+    released = work / "release" / master.stem / master.name
+    if not released.exists():
+        release(work, [master])
+    if not released.exists():
+        raise SetupFailed(f"the release wrote no {released.relative_to(work)}. "
+                          f"Last lines of {work / 'release.log'}:\n{tail(work / 'release.log')}")
     text = released.read_text()
     for marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
         if marker in text:

@@ -67,10 +67,10 @@ def answered(nb, spec, moment):
 
 
 @pytest.mark.parametrize("lesson", lessons.written(), ids=lambda n: f"lesson{n:02d}")
-def test_a_learner_answers_a_rung_restarts_and_runs_a_check(lesson, course_root, browser_tmp,
+def test_a_learner_answers_a_rung_restarts_and_runs_a_check(lesson, course_root, released_course,
                                                             open_notebook, page):
     data = lessons.load(lesson)
-    path = learner_edition(course_root / f"walk{lesson:02d}", browser_tmp / f"nbgrader{lesson:02d}",
+    path = learner_edition(course_root / f"walk{lesson:02d}", released_course,
                            master=build.notebook_path(lesson))
     nb = open_notebook(f"walk{lesson:02d}/{path.name}")
     first = data.RUNGS[0]
