@@ -61,6 +61,7 @@ def test_tests_that_share_a_set_up_run_in_one_process(tmp_path):
     """`make test`'s --dist loadgroup keeps the tests of one xdist_group in one process, marked as
     tests/conftest.py marks them; pytest 9.2 silently undid that (pytest-xdist #1386), and every
     shared set-up (a graded course, a JupyterLab, a hub) was then made in each process."""
+    import os
     import subprocess
     import sys
     (tmp_path / "conftest.py").write_text(
@@ -73,8 +74,12 @@ def test_tests_that_share_a_set_up_run_in_one_process(tmp_path):
         (tmp_path / f"test_{n}.py").write_text(
             "import os\n"
             f"def test_{n}(): open('worker-{n}', 'w').write(os.environ['PYTEST_XDIST_WORKER'])\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
-                           "--dist", "loadgroup", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True)
+    # pytest and pytest-xdist alone (the other plugins installed add seconds of start-up to each
+    # of the three processes, and nothing to the grouping)
+    env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "xdist.plugin",
+                           "-n", "2", "--dist", "loadgroup", str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stdout[-2000:]
     workers = {(tmp_path / f"worker-{n}").read_text() for n in range(4)}
     assert len(workers) == 1, f"the tests of one xdist_group ran in {sorted(workers)}: pytest-xdist did not group them"

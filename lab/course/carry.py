@@ -24,21 +24,20 @@ standard error; the file goes to `-o FILE` or standard output.
 """
 
 import ast
+import contextlib
 import hashlib
+import io
 import os
 import re
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
 from harness import syllabus
-from lab import lessons
+from lab import lab_check, lessons
 from lab.course import starters
 from lab.course.starters import Stage, StarterError
 
-LAB_CHECK = Path(__file__).resolve().parents[1] / "lab_check.py"
 
 # Judgements already made in this process, by the lab and the exact file judged: carrying one
 # file forward lesson after lesson asks the same question many times.
@@ -182,19 +181,23 @@ def _judge(text, lesson, lab, timeout):
     key = (lesson, lab, hashlib.sha256(text.encode()).hexdigest())
     if key in _JUDGED:
         return _JUDGED[key]
+    # lab_check's own code, run here: the learner's file runs in the worker process it starts,
+    # never in this one (a process of its own for lab_check as well cost a start of Python and
+    # of lab a judgment, most of a starter's time)
+    out, err = io.StringIO(), io.StringIO()
     with tempfile.TemporaryDirectory(prefix="carry-") as folder:
         path = os.path.join(folder, "harness.py")
-        with open(path, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        done = subprocess.run([sys.executable, str(LAB_CHECK), "--harness", path, "--lesson",
-                               str(lesson), "--lab", str(lab), "--timeout", str(timeout)],
-                              capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=folder)
-    if done.returncode == 0:
+        with open(path, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = lab_check.main(["--harness", path, "--lesson", str(lesson), "--lab", str(lab),
+                                     "--timeout", str(timeout)])
+    if status == 0:
         said = ""
-    elif done.returncode == 2:
-        said = f"lesson {lesson}'s check could not run on it: {done.stderr.strip()}"
+    elif status == 2:
+        said = f"lesson {lesson}'s check could not run on it: {err.getvalue().strip()}"
     else:
-        said = f"it fails lesson {lesson}'s lab {lab}: {_first_failure(done.stdout)}"
+        said = f"it fails lesson {lesson}'s lab {lab}: {_first_failure(out.getvalue())}"
     _JUDGED[key] = said
     return said
 
