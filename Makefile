@@ -41,7 +41,7 @@ hub-proxy: venv $(HUB_PROXY)
 # One process per core (pytest-xdist); tests/conftest.py keeps each shared set-up in one process.
 # LESSON=05 runs exactly lesson 05's tests (every one carries "lesson05" in its id).
 test: venv hub-proxy
-	$(PY) -m pytest -q -n auto --dist loadgroup $(if $(LESSON),-k lesson$(LESSON)) $(ARGS)
+	$(PY) -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder $(if $(LESSON),-k lesson$(LESSON)) $(ARGS)
 
 # The term on a real JupyterHub alone (tests/hub; it is part of `make test` too). Needs root.
 test-hub: venv hub-proxy

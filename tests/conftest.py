@@ -4,6 +4,11 @@ course, autograded once), the browser tests (one JupyterLab, one Chromium), the 
 JupyterHub) and each lesson's tests in tests/lessons (its notebook runs, made once). Everything
 else is shared out test by test.
 
+The longest shared set-ups go first: pytest-xdist would otherwise hand out the groups largest
+first by their number of tests, which starts the browser tests (few tests, the longest set-up and
+walks) last and leaves one process working alone at the end. The Makefile passes
+--no-loadscope-reorder so that the order made here is the order they start in.
+
 A test run for one lesson carries "lessonNN" in its id, so that `make test LESSON=NN` (pytest -k
 lessonNN) selects exactly that lesson's tests; collection stops on a test that does not."""
 
@@ -12,6 +17,8 @@ import asyncio
 import pytest
 
 GROUPS = ("grading", "browser", "hub")
+# The groups that start first, in this order: each takes minutes in one process.
+FIRST = ("browser", "grading")
 
 
 def _lesson_of(item):
@@ -43,6 +50,32 @@ def pytest_collection_modifyitems(items):
             group = f"lesson{lesson:02d}" if lesson is not None else folder
             if group:
                 item.add_marker(pytest.mark.xdist_group(group))
+    items[:] = schedule_order(items)
+
+
+def group_of(item):
+    """The xdist group `item` is marked for, or None."""
+    mark = item.get_closest_marker("xdist_group")
+    return (mark.args[0] if mark.args else mark.kwargs.get("name")) if mark else None
+
+
+def schedule_order(items):
+    """`items` in the order their groups should start: FIRST's groups in its order, then the
+    other groups, most tests first, then the tests of no group as collected. Within a group the
+    collection order is kept."""
+    groups = [group_of(item) for item in items]
+    sizes = {}
+    for group in groups:
+        sizes[group] = sizes.get(group, 0) + 1
+
+    def rank(position):
+        group = groups[position]
+        if group in FIRST:
+            return (0, FIRST.index(group), "")
+        if group is not None:
+            return (1, -sizes[group], group)
+        return (2, 0, "")
+    return [items[i] for i in sorted(range(len(items)), key=rank)]
 
 
 @pytest.fixture(autouse=True)

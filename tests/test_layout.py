@@ -83,3 +83,61 @@ def test_tests_that_share_a_set_up_run_in_one_process(tmp_path):
     assert done.returncode == 0, done.stdout[-2000:]
     workers = {(tmp_path / f"worker-{n}").read_text() for n in range(4)}
     assert len(workers) == 1, f"the tests of one xdist_group ran in {sorted(workers)}: pytest-xdist did not group them"
+
+
+def _fake_item(group):
+    from types import SimpleNamespace
+    mark = SimpleNamespace(args=(group,), kwargs={})
+    return SimpleNamespace(group=group, get_closest_marker=lambda name: mark if group else None)
+
+
+def test_the_longest_shared_set_ups_are_scheduled_first():
+    """tests/conftest.py puts the browser tests, then the grading suite, before every other group
+    (the rest most tests first), and the tests of no group last, each group's order kept."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("suite_conftest", ROOT / "tests" / "conftest.py")
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+    groups = [None, "lesson05", "grading", "lesson12", "browser", "lesson12", None, "grading",
+              "browser", "lesson12"]
+    items = [_fake_item(group) for group in groups]
+    for n, item in enumerate(items):
+        item.n = n
+    order = [(item.group, item.n) for item in suite.schedule_order(items)]
+    assert order == [("browser", 4), ("browser", 8), ("grading", 2), ("grading", 7),
+                     ("lesson12", 3), ("lesson12", 5), ("lesson12", 9), ("lesson05", 1),
+                     (None, 0), (None, 6)], f"schedule_order gave {order}"
+
+
+def test_xdist_starts_the_groups_in_the_order_collection_gives(tmp_path):
+    """With the Makefile's --no-loadscope-reorder, pytest-xdist starts the groups in the order
+    tests/conftest.py sorted them; without it, it starts the group of most tests first, and a
+    small group with a long set-up (the browser tests) would start last."""
+    import os
+    import subprocess
+    import sys
+    command = re.search(r"^test:.*\n\t(.*)$", (ROOT / "Makefile").read_text(), re.M).group(1)
+    assert "--dist loadgroup --no-loadscope-reorder" in command, f"make test runs {command!r}"
+    (tmp_path / "conftest.py").write_text(
+        "import pytest\n"
+        "@pytest.hookimpl(tryfirst=True)\n"
+        "def pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n"
+        "        item.add_marker(pytest.mark.xdist_group('small' if 'few' in item.name else 'big'))\n"
+        "    items.sort(key=lambda item: 'few' not in item.name)\n")
+    (tmp_path / "test_order.py").write_text(
+        "import pytest\n"
+        "@pytest.mark.parametrize('n', range(4))\n"
+        "def test_many(n): open('ran', 'a').write('many ')\n"
+        "def test_few(): open('ran', 'a').write('few ')\n")
+    env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+
+    def first(*flags):
+        (tmp_path / "ran").unlink(missing_ok=True)
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+                               "xdist.plugin", "-n", "1", "--dist", "loadgroup", *flags, str(tmp_path)],
+                              cwd=tmp_path, capture_output=True, text=True, env=env)
+        assert done.returncode == 0, done.stdout[-2000:]
+        return (tmp_path / "ran").read_text().split()[0]
+    assert first("--no-loadscope-reorder") == "few", "xdist did not keep the collection's order"
+    assert first() == "many", "xdist no longer reorders groups by size: the flag may be unneeded"
