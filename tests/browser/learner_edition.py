@@ -68,15 +68,14 @@ def released_master(work, master=MASTER):
 
 
 def learner_edition(dest, work, master=MASTER):
-    """Copy the learner's edition of `master` from the course directory `work` (made by `release`,
-    which runs here if `work` holds no release of it yet) into the folder `dest`; return the
-    copy's path."""
+    """Copy the learner's edition of `master` from the course directory `work` (made by `release`)
+    into the folder `dest`; return the copy's path. A lesson the release left out is a set-up
+    failure, never a second release: that would start the shared course directory afresh."""
     work = Path(work)
     released = work / "release" / master.stem / master.name
     if not released.exists():
-        release(work, [master])
-    if not released.exists():
-        raise SetupFailed(f"the release wrote no {released.relative_to(work)}. "
+        raise SetupFailed(f"the course directory's release holds no {released.relative_to(work)}: "
+                          f"release {master.stem} with the others (release_lessons). "
                           f"Last lines of {work / 'release.log'}:\n{tail(work / 'release.log')}")
     text = released.read_text()
     for marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
