@@ -1,7 +1,7 @@
 """What each lesson adds to `make test`: the suites every lesson runs (tests/lessons, the grading
 suite, the browser walk), timed with the course cut down to one lesson at a time, against the
-same suites with no lesson at all (the fixed cost: starting a course, a JupyterLab, a browser, and
-the one nbval run of the exemplar notebook).
+same suites with no lesson at all (the fixed cost: starting a course and its gradebook, a
+JupyterLab, a browser, and the one nbval run of the exemplar notebook).
 
     python benchmarks/lesson_cost.py [--lessons 11 12] [--browser]
 
@@ -33,7 +33,11 @@ lessons.written = lambda: [n for n in _every() if n in _keep]
 '''
 SUITES = ["tests/lessons/test_checks.py", "tests/lessons/test_starters.py", "tests/lessons/test_notebook.py",
           "tests/lessons/test_notebook_runs.py",
-          "tests/grading/test_scores.py::test_each_submission_gets_exactly_its_score"]
+          "tests/grading/test_scores.py::test_each_submission_gets_exactly_its_score",
+          # Not a lesson's: it makes the graded course with whatever lessons there are, so that the
+          # fixed cost holds the course's own set-up (its gradebook made by nbgrader's alembic
+          # takes some 3 s), which would otherwise be counted against every lesson.
+          "tests/grading/test_course_dir.py::test_the_config_loads_as_nbgrader_loads_it"]
 BROWSER = ["tests/browser/test_every_lesson_in_browser.py"]
 # Runs `python -m lab` in a process of its own, which sees the whole course, not the cut-down one.
 LEFT_OUT = ["--deselect", "tests/lessons/test_starters.py::test_the_cli_says_what_it_cannot_do"]
