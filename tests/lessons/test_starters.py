@@ -4,14 +4,17 @@ by the reference, through the same command line a learner uses. The standard the
 written out in docs/lesson-standard.md."""
 
 import ast
+import contextlib
+import io
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from harness import syllabus
-from lab import lessons
+from lab import lab_check, lessons
 from lab.course import manifest, starters
 from lab.course.starters import Stage
 
@@ -125,9 +128,12 @@ def test_the_diff_from_the_lesson_before_only_adds_or_rewrites_the_lessons_names
 
 
 def _check(path, lesson, lab):
-    return subprocess.run([sys.executable, str(ROOT / "lab" / "lab_check.py"), "--harness", str(path),
-                           "--lesson", str(lesson), "--lab", str(lab)],
-                          capture_output=True, text=True, cwd=path.parent)
+    """lab_check on `path`, its own code run in this process (the harness runs in the worker
+    process it starts, as always); tests/test_lab_check_cli.py runs the command itself."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = lab_check.main(["--harness", str(path), "--lesson", str(lesson), "--lab", str(lab)])
+    return SimpleNamespace(returncode=status, stdout=out.getvalue())
 
 
 @pytest.mark.parametrize("lesson,lab", LABS, ids=[f"lesson{n:02d}-lab{l}" for n, l in LABS])
