@@ -13,6 +13,7 @@ A test run for one lesson carries "lessonNN" in its id, so that `make test LESSO
 lessonNN) selects exactly that lesson's tests; collection stops on a test that does not."""
 
 import asyncio
+import collections
 
 import pytest
 
@@ -21,7 +22,7 @@ GROUPS = ("grading", "browser", "hub")
 FIRST = ("browser", "grading")
 
 
-def _lesson_of(item):
+def lesson_of(item):
     """The lesson a parametrized test runs for (its "lesson" parameter), or None."""
     params = getattr(getattr(item, "callspec", None), "params", {})
     lesson = params.get("lesson")
@@ -33,7 +34,7 @@ def _lesson_of(item):
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     for item in items:
-        lesson = _lesson_of(item)
+        lesson = lesson_of(item)
         if lesson is not None and f"lesson{lesson:02d}" not in item.nodeid:
             raise pytest.UsageError(
                 f"{item.nodeid} runs lesson {lesson} but its id does not say lesson{lesson:02d}, so "
@@ -45,7 +46,7 @@ def pytest_collection_modifyitems(items):
         elif len(parts) > 2 and parts[:2] == ["tests", "lessons"]:
             # A lesson's notebook runs are made once per process and shared by its tests
             # (tests/lessons/conftest.py), so its tests stay together.
-            lesson = _lesson_of(item)
+            lesson = lesson_of(item)
             folder = parts[2] if parts[2].startswith("lesson") else None
             group = f"lesson{lesson:02d}" if lesson is not None else folder
             if group:
@@ -64,9 +65,7 @@ def schedule_order(items):
     other groups, most tests first, then the tests of no group as collected. Within a group the
     collection order is kept."""
     groups = [group_of(item) for item in items]
-    sizes = {}
-    for group in groups:
-        sizes[group] = sizes.get(group, 0) + 1
+    sizes = collections.Counter(groups)
 
     def rank(position):
         group = groups[position]

@@ -224,16 +224,17 @@ class Worker:
         They are looked for once, in its own group (start_new_session), after it is ready: from
         then on it can start no process (RLIMIT_NPROC is 0), and a read of each is far cheaper
         than a scan of every process of the machine, which each check cell would make often."""
-        if self._members is None:
-            self._members = group_members(self.process.pid)
-        return cpu_seconds_of(self._members)
+        return cpu_seconds_of(self._group())
 
     def queued_seconds(self):
         """Seconds the worker's processes have spent waiting for a CPU (None if that cannot be
         read); see cpu_seconds."""
+        return queued_seconds_of(self._group())
+
+    def _group(self):
         if self._members is None:
             self._members = group_members(self.process.pid)
-        return queued_seconds_of(self._members)
+        return self._members
 
     def exit_status(self):
         code = self.process.poll()

@@ -24,8 +24,8 @@ class Budget:
     many times waits for a CPU at each turn on a loaded machine. Where the worker's CPU cannot be
     read, the wall clock alone.
 
-    `worker_cpu()` gives (a key for the worker process, its CPU seconds[, its seconds waiting for
-    a CPU]) or None; a worker started again during the cell counts from the moment the budget
+    `worker_cpu()` gives (a key for the worker process, its CPU seconds, its seconds waiting for a
+    CPU) or None, either figure None where it cannot be read; a worker started again during the cell counts from the moment the budget
     first sees it."""
 
     def __init__(self, seconds, worker_cpu):
@@ -40,8 +40,7 @@ class Budget:
         reading = self.worker_cpu()
         if reading is None or reading[1] is None:
             return False
-        key, seconds = reading[:2]
-        queued = reading[2] if len(reading) > 2 else None
+        key, seconds, queued = reading
         self.first.setdefault(key, (seconds, queued))
         self.last[key] = (seconds, queued)
         return True

@@ -18,6 +18,7 @@ from labserver import SetupFailed, JupyterLab, ensure_chromium, launch_chromium
 from lab_page import NotebookPage, Problems
 from learner_edition import LESSON12, learner_edition, release_lessons, released_master as _released_master
 from standin import write_standin
+from tests.conftest import lesson_of
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 ACTION_TIMEOUT_MS = 15_000        # any one click or locator: a learner would not wait longer
@@ -59,8 +60,7 @@ def course_root(browser_tmp):
 def released_course(browser_tmp, request):
     """A temporary course directory in which one run of the instructor's release command made
     the learner's edition of lesson 12 and of every lesson a test of this run walks through."""
-    walked = {item.callspec.params["lesson"] for item in request.session.items
-              if "lesson" in getattr(getattr(item, "callspec", None), "params", {})}
+    walked = {lesson_of(item) for item in request.session.items} - {None}
     return _setup(lambda: release_lessons(browser_tmp / "nbgrader", {12} | walked))
 
 

@@ -2,8 +2,8 @@
 notebooks/, every written lesson released as its own assignment, every lesson's sample
 submissions (and lesson 12's attacks) in one parallel autograde, the feedback and the export.
 `nbgrader validate` on lesson 12's source and `--invert` on its release run in the background
-meanwhile (test_release.py says why one lesson is enough). graded.lessons[n] holds each lesson's part; the top-level names are lesson 12's, the
-assignment the attacks aim at."""
+meanwhile (test_release.py says why one lesson is enough). graded.lessons[n] holds each lesson's
+part; the top-level names are lesson 12's, the assignment the attacks aim at."""
 
 import hashlib
 import io

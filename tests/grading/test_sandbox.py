@@ -133,7 +133,7 @@ def test_a_busy_loop_is_cut_at_its_cpu_seconds_and_a_sleeper_at_the_wall_backsto
 
 
 def test_a_budget_counts_the_cpu_of_each_worker_it_has_seen_and_the_graders_own():
-    readings = iter([("w1", 10.0), ("w1", 10.4), ("w2", 3.0), ("w2", 3.3)])
+    readings = iter([("w1", 10.0, None), ("w1", 10.4, None), ("w2", 3.0, None), ("w2", 3.3, None)])
     budget = grading_session.Budget(1, lambda: next(readings))
     assert budget.used() == pytest.approx(0.4, abs=0.05)          # w1: 10.0 -> 10.4
     assert budget.used() == pytest.approx(0.4, abs=0.05)          # w2 first seen at 3.0: adds 0
