@@ -102,12 +102,19 @@ def places(name):
     if owner_of(name):
         return [(getattr(harness, owner_of(name)), bare(name))]
     value = reference(name)
+    known = _places.get(name)
+    if known is not None and known[0] is value:   # every check's test asks again (takeover.installed)
+        return list(known[1])
     found = [(harness, name)]
     for module_name in MODULES:
         module = importlib.import_module(f"harness.{module_name}")
         if vars(module).get(name) is value:
             found.append((module, name))
-    return found
+    _places[name] = (value, found)
+    return list(found)
+
+
+_places = {}   # full name -> (the object in harness when its places were found, the places)
 
 
 def signature_problem(name, value, lesson=None):

@@ -25,7 +25,8 @@ class Budget:
     read, the wall clock alone.
 
     `worker_cpu()` gives (a key for the worker process, its CPU seconds, its seconds waiting for a
-    CPU) or None, either figure None where it cannot be read; a worker started again during the cell counts from the moment the budget
+    CPU) or None, either figure None where it cannot be read. A worker started during the cell
+    counts from the moment it is ready (count_from_now), or else from the moment the budget
     first sees it."""
 
     def __init__(self, seconds, worker_cpu):
@@ -35,6 +36,12 @@ class Budget:
         self.first, self.last = {}, {}   # worker key -> (CPU, queued) seconds when first seen, when last read
         self._read_worker()
         self.deadline = self.started + seconds
+
+    def count_from_now(self):
+        """Count the worker's CPU from this moment: called when a worker started during the cell
+        is ready. The learner's cells it ran on starting ran before the check cell in the
+        notebook, so their time is not the cell's; everything the worker does after is."""
+        self._read_worker()
 
     def _read_worker(self):
         reading = self.worker_cpu()
@@ -182,6 +189,8 @@ class Session:
         if self.worker is None or self.worker.peer.dead is not None:
             self._stop()
             self._start()
+            if self.budget is not None:
+                self.budget.count_from_now()
         self.worker.peer.deadline = self.deadline
         self.worker.peer.more_time = self._more_time
         return self.worker

@@ -508,3 +508,34 @@ def test_a_gap_cell_that_imports_numpy_is_graded_as_the_notebook_grades_it():
     cells = [{"grade_id": "lab1-tests", "source": "import lab\nlab.check(4, lab=1)\n", "points": points}]
     result = verdict.grade(4, [("lab1-run-tool", source)], cells, timeout=30)
     assert result["cells"]["lab1-tests"]["score"] == points, result["cells"]["lab1-tests"]["reason"]
+
+
+def test_a_worker_started_during_a_check_cell_spends_the_cells_time_from_when_it_is_ready():
+    """The grader starts the worker when a check cell first needs the learner's code: its CPU
+    counts from then. Counted only from the first time the budget happened to read it (its first
+    deadline), code that computes for 1.6 times the limit would pass, and a loop would run for
+    twice the limit before it is stopped."""
+    spin = ("import time\n"
+            "def spin(seconds):\n"
+            "    started = time.process_time()\n"
+            "    while time.process_time() - started < seconds:\n"
+            "        pass\n"
+            "    return 'done'\n")
+    for seconds, stopped in ((1.6, True), (0.3, False)):
+        graded = grading_session.Session(1, [("cell-1", spin)], timeout=1)
+        try:
+            graded.start_cell()
+            learner_spin = graded.resolve(grading_session.LazyName(graded, "spin"))   # starts the worker
+            if stopped:
+                try:
+                    learner_spin(seconds)
+                except wire.TimedOut:
+                    pass
+                else:
+                    pytest.fail("session.Session let code that computed for 1.6 times the cell's limit "
+                                "finish: the worker it started during the cell was not counted from the start")
+            else:
+                assert learner_spin(seconds) == "done", \
+                    "session.Session stopped code that computed for less than the cell's limit"
+        finally:
+            graded.close()
