@@ -21,16 +21,17 @@ RUNGS = (
         id="what-can-it-know",
         title="What the model can know when the request holds one sentence",
         options=(
-            Option("Nothing about you: it knows what this request shows, and this one shows a "
-                   "single question.",
+            Option("Nothing about you: it sees this request alone, and this request holds "
+                   "one question.",
                    "One request, one sentence, and the sentence does not contain the name. The "
                    "cell below asks exactly that.",
                    right=True),
-            Option("Your name: it answered you a moment ago.",
+            Option("Your name: you told it a moment ago, and it answered you by that name then.",
                    "A chat window feels like one long talk, so this is the natural guess. But the "
                    "window sends the earlier turns again with every question; the model itself "
                    "carries nothing from one call to the next. Run the cell and see."),
-            Option("Your name, if the provider keeps sessions.",
+            Option("Your name, as long as the provider keeps a session for you from one request "
+                   "to the next.",
                    "[general] Some hosted APIs will store a thread for you. Then a server puts the "
                    "old turns back into the request before the model reads it: the model still "
                    "holds nothing. In this course the harness keeps the list, so that you can see "
@@ -41,17 +42,19 @@ RUNGS = (
         id="roles-or-string",
         title="Why not keep the history as one string",
         options=(
-            Option("One string is simpler, and the roles are written right there in it.",
+            Option("One string is simpler to build and to read, and the roles are written right "
+                   "there in it: user, assistant.",
                    "Models read text, so writing \"user:\" and \"assistant:\" in front of each line "
                    "looks like enough. But those words are prose now: the assistant can write them, "
                    "and so can a file or a pasted e-mail. The cell shows the model reading "
                    "\"My name is Tau.\" as something you said."),
-            Option("A role tagged on a message is structure, which no words inside a message can "
-                   "fake; in one string, who spoke is just more text.",
+            Option("Roles are structure that no text can fake; in one string, who spoke is just "
+                   "more words anyone can write.",
                    "Right. The provider reads the role from its own field. Whatever the user or "
                    "the model writes inside content stays content.",
                    right=True),
-            Option("It costs fewer tokens.",
+            Option("It costs fewer tokens: one string carries less framing than a list of "
+                   "separate messages.",
                    "It is the same words with different framing, so the saving is a few characters "
                    "per message at most, and it is paid for with the one thing the list was for: "
                    "knowing who said each sentence."),
@@ -127,16 +130,17 @@ RUNGS = (
         id="who-owns-it",
         title="Why run_agent appends to the caller's list instead of returning a new one",
         options=(
-            Option("The caller owns the record; run_agent only adds to it, and the next call sends "
+            Option("The caller owns the record; run_agent adds to it, and the next call sends "
                    "it as it stands.",
                    "Right. There is one list, and it is the conversation. Lesson 8 moves the list "
                    "into a `Harness` that owns it; the loop never does.",
                    right=True),
-            Option("It should not: functions ought to leave their arguments alone.",
+            Option("It should not: a function ought to leave its arguments alone and return "
+                   "what it made instead.",
                    "A good habit in general, and the cell shows where it leads here: the caller's "
                    "list stays as it was, the next prompt goes out without the last exchange, and "
                    "the model forgets. Two lists would be two stories of one conversation."),
-            Option("Appending is faster than copying.",
+            Option("Appending in place is faster than copying the whole list on every turn.",
                    "It is, but by microseconds against a model call that takes seconds. Speed is "
                    "not the reason; who holds the record is."),
         ),

@@ -79,16 +79,17 @@ RUNGS = (
         id="why-blocks",
         title="Why an assistant message's content is a list of blocks",
         options=(
-            Option("One reply can say words and ask for several tools, in the order it wrote "
-                   "them, each call a block of its own with an id.",
+            Option("One reply can mix words and several tool calls, in the order written, each "
+                   "call a block with its own id.",
                    "Text, call, call: one list holds all of it, in order, and each call can be "
                    "answered by its id.",
                    right=True),
-            Option("So that a long answer can be split into parts.",
+            Option("So that a long answer can be split into parts that are sent and shown one "
+                   "at a time.",
                    "A string can be as long as you like. The list is not about length; look at "
                    "the types of the blocks in the cell below."),
-            Option("It need not be: a string for the words plus a separate list of calls would "
-                   "do.",
+            Option("It need not be: a string for the words, plus a separate list of the calls "
+                   "beside it, would do just as well.",
                    "It reads easily, and it is how many first designs look. It keeps the calls "
                    "in a second place, though, and loses the order: did the model explain before "
                    "it asked, or after? The next question is about the day two such places "
@@ -99,16 +100,18 @@ RUNGS = (
         id="second-copy",
         title="What went wrong when the harness ran from a second copy of the calls",
         options=(
-            Option("Nothing much: the copy was only there to be quicker to read.",
+            Option("Nothing much: the copy was only there to be quicker to read, and until this "
+                   "run both lists always held the same calls.",
                    "A copy feels free, and reading `message[\"calls\"]` is a little shorter. "
                    "Run the cell: one call went unanswered and the run stopped on a refusal."),
-            Option("The copy was filled before the reply was complete, so c2 got no result, and "
-                   "the provider, which reads content, refused the next request.",
+            Option("The copy was made before the reply was whole: c2 got no result, and the "
+                   "provider, which reads content, refused.",
                    "Two records of one fact, and the harness trusted the one the provider never "
                    "looks at. The cure is to have only one: `tool_calls` works the calls out of "
                    "`content` every time it is asked and keeps them nowhere.",
                    right=True),
-            Option("The model made a mistake: it should not ask for two files at once.",
+            Option("The model made a mistake: it should not ask for two files at once, and the "
+                   "harness cannot be blamed for that.",
                    "Asking for two reads in one reply is ordinary, and faster than two rounds. "
                    "The model's reply was fine; it was the harness that read the wrong list."),
         ),

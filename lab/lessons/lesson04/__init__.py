@@ -151,7 +151,8 @@ RUNGS = (
         id="path-42",
         title="A read whose path is the number 42",
         options=(
-            Option("It cannot happen: the schema says the path is a string.",
+            Option("It cannot happen: the schema says the path is a string, and the model is "
+                   "given that schema with every request.",
                    "The schema is a request to the model, written in its prompt. Nothing on the "
                    "way enforces it, and a model can send a number, a list, or no path at all."),
             Option("run_tool should check every argument against the schema before it calls the "
@@ -159,8 +160,8 @@ RUNGS = (
                    "That is a second copy of what each tool already knows about its own "
                    "arguments, and the two copies drift. The tool reads what it needs through "
                    "`str_arg`, which checks it there."),
-            Option("The tool's str_arg raises ValueError(\"path must be a string\"), and "
-                   "run_tool turns it into an error result like any other failure.",
+            Option("str_arg raises ValueError(\"path must be a string\"); run_tool turns it "
+                   "into an error result like any other.",
                    "The check lives with the tool that needs it, and the failure reaches the "
                    "model through the same one place as every other: `run_tool`.",
                    right=True),

@@ -41,15 +41,17 @@ RUNGS = (
         id="limit-3",
         title="What max_turns=3 does to a model that never stops",
         options=(
-            Option("Four model calls, then a stop.",
+            Option("Four model calls, then a stop: the count is checked once each call has "
+                   "come back.",
                    "An off-by-one that looks harmless. It is what you get when the count is tested "
                    "after the call: the fourth call is made and paid for, and then thrown away."),
-            Option("Three model calls, then an assistant message with stop_reason \"error\" and "
-                   "\"Agent stopped after max_turns=3\", returned as the run's last message.",
+            Option("Three calls, then an assistant message with stop_reason \"error\" saying "
+                   "\"Agent stopped after max_turns=3\".",
                    "Three calls are made, all three are acted on, and the stop is written into "
                    "the record where everyone who reads it will find it.",
                    right=True),
-            Option("Three model calls, then an exception saying the limit was reached.",
+            Option("Three model calls, then an exception saying that the limit was reached, "
+                   "raised to whoever called run_agent.",
                    "It stops at the right moment, in the Pythonic way. But the exception leaves "
                    "the record as it was, and whoever reads the list later, a screen, the next "
                    "prompt, a log, finds no word on why the run ended."),

@@ -38,15 +38,17 @@ RUNGS = (
         id="where-steering",
         title="Where steering belongs in the transcript",
         options=(
-            Option("At once, where the user typed it: it is urgent.",
+            Option("At once, at the very point in the record where the user typed it, because "
+                   "the message is urgent.",
                    "Urgent, yes, but at once can be between a call and its result, and lesson 4's "
                    "pairing does not bend for urgency. The cell below splices it in at once; the "
                    "next request is refused with a 400 and the run dies."),
-            Option("At the end of the run, after the last reply.",
+            Option("At the end of the run, after the last reply, where it cannot get in the way "
+                   "of any tool call.",
                    "Safe, and too late: the run has written all six files with tabs by then. "
                    "Words for the end of a run are a different thing, a follow-up."),
-            Option("At the top of the next turn: once every call of this turn has its result, "
-                   "before the next model call.",
+            Option("At the next turn's start: every call of this turn answered, the next model "
+                   "call not yet made.",
                    "Every call is answered there, so a user message keeps the transcript valid, "
                    "and the very next request carries it. Only the files already under way keep "
                    "their tabs.",

@@ -64,21 +64,24 @@ RUNGS = (
         id="what-for-w2",
         title="What the next request should carry for w2",
         options=(
-            Option("Nothing: leave the call out of the request.",
+            Option("Nothing: leave the unanswered call out of the request, so the transcript "
+                   "stays valid.",
                    "It is tidy, and the provider accepts it. But the model is then told that it "
                    "never asked for w2, while on the disk the write may be done, or half done. "
                    "The next step it plans rests on a past that did not happen."),
-            Option("A result that says the write succeeded, so the model carries on.",
+            Option("A result that says the write succeeded, so that the model carries on where "
+                   "it left off.",
                    "The model carries on smoothly, and on a falsehood: in the cell below b.py does "
                    "not exist. A result is the model's only window on what a tool did, so a made-up "
                    "success is the most damaging thing the harness can put there."),
-            Option("The call, then a stand-in result marked is_error, saying that it was "
-                   "interrupted and may or may not have run.",
+            Option("The call, then a stand-in result marked is_error: interrupted, and it may "
+                   "or may not have run.",
                    "Right. It is the truth, and all of it: the call was made, no result was "
                    "recorded, and nobody knows what happened in between. is_error makes the model "
                    "treat it as a failure to look into, not as done.",
                    right=True),
-            Option("Run the write again before sending, so that the call gets a real result.",
+            Option("Run the write again before the next request is sent, so that the call gets "
+                   "a real result of its own.",
                    "It looks like finishing the job. But the harness cannot know whether the tool "
                    "ran: for a write that appends, or sends an email, or pays, running it again "
                    "does it twice. In case B of the cell below, (d) appends one line to CHANGES.md and ends "

@@ -88,18 +88,20 @@ RUNGS = (
         id="throw-away",
         title="What to throw away when the list reaches the wall",
         options=(
-            Option("The oldest messages: keep only the newest six.",
+            Option("The oldest messages: keep only the newest six, since those are what the "
+                   "agent is working on.",
                    "Cutting by age assumes that old means unimportant, yet message 1 is where "
                    "the purpose of the entire job was stated. A rule that counts "
                    "messages can also stop anywhere at all, between a call and its result "
                    "included. [general] After the lesson 10 repair, the list this leaves starts "
                    "with an assistant message, and some providers refuse that too."),
-            Option("All of it: put one summary where the whole list was.",
+            Option("All of it: put one summary where the whole list was, so the context is as "
+                   "small as it can be.",
                    "A summary keeps the gist, and the agent needed more than the gist. It was "
                    "halfway through using the exact words of a tool result, and exact words "
                    "are the first thing a summary drops."),
             Option("The old part, as a summary; the last prompt and the work it caused stay "
-                   "exactly as they were.",
+                   "word for word.",
                    "The summary carries the goal, and the tool result the agent is working from "
                    "is kept word for word. It has a price: someone has to write the summary, "
                    "and whatever it leaves out is gone from what the model sees. Both costs come "

@@ -109,16 +109,18 @@ RUNGS = (
         id="filter",
         title="A filter that drops every line saying \"AI agents\"",
         options=(
-            Option("It solves the problem: no line addressed to agents ever reaches the model.",
+            Option("It solves the problem: no line addressed to agents, in this README or any "
+                   "other, ever reaches the model.",
                    "It does stop the wall's line, which is what makes it feel finished. But it solves this README. The next one says \"Assistant, please...\", or puts "
                    "the order in a code comment, or in French. A filter only knows the attacks "
                    "its author thought of: line (a) of the cell below."),
-            Option("It is needless: a careful model ignores instructions in tool results.",
+            Option("It is needless: a careful model already ignores any instruction it finds "
+                   "inside a tool result, whoever wrote it in there.",
                    "A careful model ignores them in tool results, true. The second half of the "
                    "wall showed the same words arriving in a user message, where careful means "
                    "obedient: line (b) of the cell below."),
-            Option("It helps a little, and it also hides real text: a project's own notes to "
-                   "agents (\"AI agents: run the tests with pytest -q\") go missing too.",
+            Option("It helps a little and hides real text: a project's notes to agents (\"AI "
+                   "agents: run the tests with pytest -q\") go too.",
                    "Both halves are true, and the second is why filters on content are a poor "
                    "main defence. The lesson keeps them out of the tool results entirely and "
                    "limits what any order can reach instead.",

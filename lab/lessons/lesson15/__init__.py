@@ -192,15 +192,17 @@ RUNGS = (
         id="sync-inside",
         title="Keep run_agent synchronous, and call asyncio.run(model.complete(...)) inside it?",
         options=(
-            Option("That works, and it is simpler: the loop keeps its lesson 10 shape.",
+            Option("That works, and it is simpler: the loop keeps its lesson 10 shape and every "
+                   "tool stays a plain function.",
                    "It keeps the shape, which is its appeal. On a running loop, as in a "
                    "notebook, the call is refused outright: line (a) of the cell below."),
-            Option("In a running loop it is refused, and where it does run it blocks the "
-                   "program for the whole wait: the wall again.",
+            Option("Inside a running loop it is refused; where it runs, it blocks the program "
+                   "for the whole wait.",
                    "asyncio.run starts a loop of its own and will not start inside another. "
                    "Outside one it runs, and nothing else moves until it returns: line (b).",
                    right=True),
-            Option("It works, only slower, since a new loop is made for every request.",
+            Option("It works, only a little slower, since a new event loop has to be made for "
+                   "every single request.",
                    "Making a loop is cheap; that is not the trouble. The trouble is what "
                    "happens during the wait: line (b) of the cell below."),
         ),

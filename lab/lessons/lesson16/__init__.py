@@ -90,12 +90,14 @@ RUNGS = (
                    "the id: the same in every request and every process. Line (a) of the cell "
                    "below asks before and after a compaction.",
                    right=True),
-            Option("Number the calls afresh in each request: call_1, call_2, ...",
+            Option("Number the calls afresh in each request (call_1, call_2, ...), so that "
+                   "every id fits every provider.",
                    "Tidy, and every number fits. But numbers count positions, and positions move: "
                    "after a compaction the same call has another number, a cached prefix no "
                    "longer matches (lesson 13), and a resumed request pairs results by numbers "
                    "that meant other calls. Line (b)."),
-            Option("Replace each character a provider refuses with \"_\".",
+            Option("Replace each character that some provider refuses with \"_\", and keep the "
+                   "rest of the id as it is.",
                    "Short, readable, and it keeps most of the id. But it maps many ids to one: "
                    "\"a.b\" and \"a_b\" both become \"a_b\", and two calls are one. Line (c)."),
         ),
@@ -118,16 +120,18 @@ RUNGS = (
         id="retry-where",
         title="Where a retry should live",
         options=(
-            Option("In run_agent: when a reply fails, run the turn again.",
+            Option("In run_agent: when a reply fails, run the whole turn again, since the loop "
+                   "is the place where every failure is seen first.",
                    "The loop already sees the failure, so it feels like the natural place. But a "
                    "retry there is a turn: the failed reply is in the record, max_turns counts "
                    "waiting as work, and listeners are told the model answered. Line (a) of the "
                    "cell below retries a whole prompt and shows the record it leaves."),
-            Option("Nowhere: a failed request ends the run at once.",
+            Option("Nowhere: a failed request ends the run at once, and the user decides "
+                   "whether to start it again.",
                    "Honest, and lesson 5's contract holds. But a 503 for one second of a "
                    "forty-minute session then ends the session. Line (b)."),
-            Option("Under the adapter, in the transport, with a cap and the server's own wait; the "
-                   "last failure still comes back as a failed reply.",
+            Option("In the transport, under the adapter: capped, with the server's own wait; "
+                   "the last failure is still a failed reply.",
                    "The harness sees one request and one reply, whatever happened on the wire, "
                    "and when retrying does not help, the failure is still a message. Line (c).",
                    right=True),
