@@ -31,6 +31,20 @@ def test_the_lock_agrees_with_the_pins():
         assert lock.get(name.lower().replace("_", "-")) == version, pin
 
 
+def test_loading_jsonschema_builds_no_parser():
+    """Every JupyterLab, nbgrader and grader process loads jsonschema. From 4.25 on, the extra of
+    it that jupyter-events asks for brings rfc3987-syntax, which builds a parser as it is
+    imported: 1.4 s of CPU in each of those processes. The lock keeps jsonschema at 4.24."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", "import sys, nbformat, jsonschema; "
+                           "print(sorted({m.split('.')[0] for m in sys.modules} & {'rfc3987_syntax', 'lark'}))"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", (
+        f"importing jsonschema loads {done.stdout.strip()}: constraints.txt must keep jsonschema "
+        "below 4.25, or every process that validates a notebook spends 1.4 s building a parser")
+
+
 def test_ci_runs_the_readme_test_command():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
     readme = (ROOT / "README.md").read_text()
