@@ -14,6 +14,7 @@ from lab.rungs.questions import Choice, Multi, Option
 MOST = 0.40   # no position may hold more than this share of the right answers
                  # (nor may "the longest" or "the shortest": chance is a third with three options)
 STANDS_OUT = 1.5  # a right option longer than this many times every wrong one gives itself away
+SAME_NUMBER = 0.25  # no number may be the answer to more than this share of the number questions
 
 
 def right_positions(rungs):
@@ -51,6 +52,14 @@ def standing_out(rungs):
     return found
 
 
+def habitual_numbers(rungs):
+    """{answer: share} of the numbers that answer more than SAME_NUMBER of the number questions
+    (a course whose counts keep coming out at 0 teaches the learner to type 0)."""
+    answers = [spec.answer for spec in rungs if spec.kind == "number"]
+    counts = Counter(answers)
+    return {n: c / len(answers) for n, c in counts.items() if c / len(answers) > SAME_NUMBER}
+
+
 def unexplained(rungs):
     """"lesson-rung: option text" for every tick-all option that has no reason of its own."""
     return [f"{spec.id}: {tick.text}" for spec in rungs if spec.kind == "multi"
@@ -82,6 +91,13 @@ def test_guessing_by_length_does_no_better_than_guessing_by_place():
 def test_no_right_option_stands_out_by_its_length():
     assert not standing_out(course_rungs()), (
         "right options that give themselves away by their length: " + "; ".join(standing_out(course_rungs())))
+
+
+def test_no_number_answers_a_habit_of_the_number_questions():
+    assert not habitual_numbers(course_rungs()), (
+        f"one number answers too many number questions: {habitual_numbers(course_rungs())}; a "
+        "learner who types it without reading does well. Ask some of them the other way round "
+        "(how many fail, not how many succeed)")
 
 
 def test_every_tick_all_option_has_its_own_reason():
@@ -118,3 +134,10 @@ def test_the_length_checks_fail_a_course_whose_answer_is_always_the_longest():
     # the right option shortest, in the middle and longest, a third of the time each
     even = [_sized(0, lengths) for lengths in ([40, 50, 60], [50, 40, 60], [60, 50, 40])]
     assert by_length(even, max) == by_length(even, min) == pytest.approx(1 / 3)
+
+
+def test_the_number_check_fails_a_course_whose_counts_are_mostly_zero():
+    from lab.rungs.questions import Number
+    mostly_zero = [Number(f"n{i}", "?", answer=0 if i < 3 else i, right="yes", wrong="no") for i in range(8)]
+    assert habitual_numbers(mostly_zero) == {0: 3 / 8}
+    assert habitual_numbers(mostly_zero[2:]) == {}

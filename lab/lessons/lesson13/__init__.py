@@ -43,28 +43,30 @@ RUNGS = (
     ),
     Number(
         id="ghost-turns",
-        title="How many of six turns do any work with a briefing that names absent tools",
-        answer=0,
-        right="None. Each turn calls a tool the briefing promised and the session never had, and "
+        title="How many of six turns go on a missing tool, with a briefing that names absent tools",
+        answer=6,
+        right="All six. Each turn calls a tool the briefing promised and the session never had, and "
               "the model, trusting the briefing over the error, goes round again until max_turns "
               "stops it.",
         wrong="Run the cell below. The model believes its system prompt, and the only tool the "
               "session has is read, which the job does not need.",
         near={1: "One would need the model to give up after the first \"not found\". It believes "
                  "its briefing, not the errors.",
-              6: "Six turns are made, and six calls, but count what each call achieved."},
+              5: "Five would leave one turn that did some work. Count what each of the six calls "
+                 "achieved."},
     ),
     Number(
         id="stamp-hits",
-        title="How many of twenty requests hit the cache with the time on top of the prompt",
-        answer=0,
-        right="Zero. Each prompt's request begins with a time no earlier request began with, and "
-              "the cache only ever matches from the first byte.",
+        title="How many of twenty requests miss the cache with the time on top of the prompt",
+        answer=20,
+        right="All twenty. Each prompt's request begins with a time no earlier request began with, "
+              "and the cache only ever matches from the first byte.",
         wrong="The cache only reuses a prefix: the opening stretch of a request that an earlier "
               "request also opened with. What is the first line of each request here?",
-        near={19: "Nineteen is what the same twenty prompts get when the briefing holds still. "
-                  "Here it changes at its first line, every time.",
-              20: "The first request of a session can never be a hit: nothing came before it."},
+        near={1: "One miss, the first request's, is what the same twenty prompts get when the "
+                 "briefing holds still. Here it changes at its first line, every time.",
+              19: "The first request of a session always misses, since nothing came before it; "
+                  "look at what every later one opens with."},
     ),
     Choice(
         id="where-tools-come-from",
