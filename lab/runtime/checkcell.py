@@ -188,6 +188,8 @@ def _run_timed(t, ns, seconds):
             box["result"] = checks.run_one(t, ns)
         except Overran:
             pass
+        except takeover.ReferenceCalled as refused:
+            box["result"] = checks.Result(t, False, str(refused), False)
         except BaseException as error:  # SystemExit and the like, from the learner's code
             box["result"] = checks.Result(t, False, f"it raised {type(error).__name__}: {error}", False)
 
@@ -278,7 +280,7 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
         except manifest.NotFound as error:
             problems.append(cell_problem(name) or str(error))
             continue
-        problem = manifest.signature_problem(name, function, lesson)
+        problem = takeover.the_courses_own(name, function) or manifest.signature_problem(name, function, lesson)
         if problem:
             problems.append(problem)
         found[name] = function
@@ -298,7 +300,8 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
         except KeyboardInterrupt:  # between two tests
             raise _Interrupted(t) from None
 
-    results = engine.run_tests(checks.tests_for(lesson, lab, hidden=hidden), run)
+    with takeover.answers_out_of_reach(lesson, _learner_codes(ns)):
+        results = engine.run_tests(checks.tests_for(lesson, lab, hidden=hidden), run)
     if engine.not_done(results):
         _say(engine.not_done_line(lab, _stubs(found)))
         if not hidden and not grading:

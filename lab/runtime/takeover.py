@@ -4,9 +4,16 @@ run on the learner's code. use_reference() puts the reference back.
 
 Where each name goes is lab.course.manifest.places: a function goes into the package and into every
 module of the reference that holds it (the given code calls it from there), a method into its
-class."""
+class.
+
+While a check runs, the course's own answers are kept out of the learner's reach
+(answers_out_of_reach, the_courses_own): graded, the learner's code sees a stub where harness
+holds the answer, so a gap that hands the work back to harness must not pass here either."""
 
 import contextlib
+import functools
+import inspect
+import sys
 
 from lab.course import manifest
 
@@ -27,6 +34,22 @@ def _restore(name):
         saved = _REFERENCE.get((id(owner), attribute))
         if saved is not None:
             setattr(owner, attribute, saved[2])
+
+
+def reference_of(name):
+    """The reference's object for a full name, whatever harness runs on now."""
+    owner, attribute = manifest.places(name)[0]
+    saved = _REFERENCE.get((id(owner), attribute))
+    return saved[2] if saved is not None else vars(owner)[attribute]
+
+
+def keep_reference(owner, attribute):
+    """Note what harness holds at (owner, attribute) as the reference there, if nothing has been
+    put there yet: before something stands in for it for a while (checkcell's guard), so that a
+    later install remembers the reference, not the stand-in."""
+    key = (id(owner), attribute)
+    if key not in _REFERENCE:
+        _REFERENCE[key] = (owner, attribute, vars(owner)[attribute])
 
 
 def install(**functions):
@@ -80,3 +103,77 @@ def installed(ns):
     finally:
         for owner, attribute, value in saved.values():
             setattr(owner, attribute, value)
+
+
+# -- the course's answers, out of the learner's reach while a check runs ---------------------
+
+def _code_of(value):
+    value = value.fget if isinstance(value, property) else value
+    return getattr(getattr(value, "__func__", value), "__code__", None)
+
+
+def the_courses_own(name, value):
+    """A sentence if `value` is the course's own definition of `name` (`summarize =
+    harness.summarize`), else "". Graded, harness holds a stub there: it would score nothing."""
+    code = _code_of(value)
+    if code is None or code is not _code_of(reference_of(name)):
+        return ""
+    bare = manifest.bare(name)
+    return (f"{bare} is the course's own harness.{bare}, which graded code does not have: write "
+            f"{bare} yourself")
+
+
+def _nested_codes(code):
+    """`code` and every code object defined inside it (its lambdas, closures and comprehensions)."""
+    found = [code]
+    for const in code.co_consts:
+        if isinstance(const, type(code)):
+            found += _nested_codes(const)
+    return found
+
+
+@contextlib.contextmanager
+def answers_out_of_reach(lesson, learner):
+    """While a lab's tests run: the course's own definition of each name the lesson asks for,
+    wherever harness still holds it, fails the test when the learner's function of that same
+    name calls it from its own body. Graded, the learner's code sees the starter, whose gaps are
+    stubs: a `summarize` that returns `harness.summarize(...)` would pass here on the course's
+    answer and score nothing there (and, once installed, call itself). Given code and the tests
+    may still call the reference, and so may the learner's other functions (a test of one gap
+    runs it beside the reference of the others, so that a failure is that gap's own).
+    `learner` is {code object: full name} of the learner's functions under test."""
+    codes = {id(c): name for c0, name in learner.items() for c in _nested_codes(c0)}
+    saved = []
+    for name in manifest.names(lesson):
+        if name in _installed:
+            continue   # the learner's own, put there by a check that passed
+        for owner, attribute in manifest.places(name):
+            value = vars(owner).get(attribute)
+            if not inspect.isfunction(value):
+                continue
+            keep_reference(owner, attribute)
+            saved.append((owner, attribute, value))
+            setattr(owner, attribute, _guarded(name, value, codes))
+    try:
+        yield
+    finally:
+        for owner, attribute, value in reversed(saved):
+            setattr(owner, attribute, value)
+
+
+def _guarded(name, reference, codes):
+    bare = manifest.bare(name)
+
+    @functools.wraps(reference)
+    def guarded(*args, **kwargs):
+        if codes.get(id(sys._getframe(1).f_code)) == name:
+            raise ReferenceCalled(f"your {bare} calls harness.{bare}, the course's own answer, "
+                                  f"which graded code does not have: write {bare} yourself")
+        return reference(*args, **kwargs)
+    return guarded
+
+
+class ReferenceCalled(BaseException):
+    """Raised where the learner's function calls the course's answer: a BaseException, so that
+    neither the learner's `except Exception` nor a test's check of what the code raises takes
+    it for the code's own behaviour; the test's thread reports it as the test's failure."""

@@ -30,6 +30,16 @@ def stub(model, messages):
     raise NotImplementedError
 
 
+def yours(reference):
+    """The reference's definition as a learner's own: the same code, written out anew (a
+    learner who copied the course's text into a cell), not the course's object, which lab.check
+    refuses to count as the learner's."""
+    import types
+    code = reference.__code__
+    return types.FunctionType(code.replace(co_filename=f"<your cell: {code.co_name}>"), reference.__globals__,
+                              reference.__name__, reference.__defaults__, reference.__closure__)
+
+
 def test_an_empty_gap_is_not_done_yet_and_does_not_raise(capsys):
     lab.check(12, 1, summarize=stub)
     out = capsys.readouterr().out
@@ -56,7 +66,7 @@ def test_under_nbgrader_a_partly_right_lab_gives_its_points_and_an_empty_one_rai
 
 def test_a_lab_that_passed_and_then_fails_no_longer_passes(capsys):
     """Passes follow the code: the learner breaks a passing gap and checks again."""
-    lab.check(12, 1, summarize=harness.summarize)
+    lab.check(12, 1, summarize=yours(harness.summarize))
     assert takeover.running_on()["summarize"] == "yours" and (12, 1) in checkcell.PASSED
     capsys.readouterr()
     lab.check(12, 1, summarize=summarize_offering_tools)
@@ -70,7 +80,7 @@ def test_a_lab_that_passed_and_then_fails_no_longer_passes(capsys):
     # emptied again: the same, said once, and a lab that never passed says nothing of the kind
     lab.check(12, 1, summarize=stub)
     assert "no longer passes" not in capsys.readouterr().out
-    lab.check(12, 2, find_cut=summarize_offering_tools, rows=harness.SessionLog.rows, compact=harness.compact)
+    lab.check(12, 2, find_cut=summarize_offering_tools, rows=yours(harness.SessionLog.rows), compact=yours(harness.compact))
     assert "no longer passes" not in capsys.readouterr().out
 
 
@@ -81,7 +91,7 @@ def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsy
         calls.append(len(rows))
         return REFERENCE_FIND_CUT(rows, keep_recent_tokens)
 
-    lab.check(12, 2, find_cut=mine, rows=harness.SessionLog.rows, compact=harness.compact)
+    lab.check(12, 2, find_cut=mine, rows=yours(harness.SessionLog.rows), compact=yours(harness.compact))
     out = capsys.readouterr().out
     assert "7 of 7 pass" in out
     # the success line names the cells that now run on the learner's code, as the lesson lists them
@@ -92,7 +102,7 @@ def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsy
     assert "[x] lab 2" in capsys.readouterr().out
     harness.compact(harness.SessionLog(lab.Workspace(), "s.jsonl"), None, keep_recent_tokens=5)
     assert calls, "compact should now call the learner's find_cut"
-    lab.check(12, 2, find_cut=mine, rows=harness.SessionLog.rows, compact=harness.compact)  # again: harmless
+    lab.check(12, 2, find_cut=mine, rows=yours(harness.SessionLog.rows), compact=yours(harness.compact))  # again: harmless
     lab.use_reference(12)
     assert harness.find_cut is REFERENCE_FIND_CUT
     assert takeover.running_on()["find_cut"] == "reference"
@@ -110,7 +120,7 @@ def test_a_wrong_signature_or_missing_name_is_a_sentence(capsys):
 
 
 def test_a_passing_check_has_no_value_so_nbgrader_gives_the_cell_all_its_points():
-    assert lab.check(12, 1, summarize=harness.summarize) is None
+    assert lab.check(12, 1, summarize=yours(harness.summarize)) is None
 
 
 def test_an_endless_loop_is_stopped_and_reported_in_one_sentence(capsys):
@@ -118,7 +128,7 @@ def test_an_endless_loop_is_stopped_and_reported_in_one_sentence(capsys):
         while True:
             pass
     started = time.monotonic()
-    lab.check(12, 2, find_cut=find_cut, rows=harness.SessionLog.rows, compact=harness.compact, timeout=0.5)
+    lab.check(12, 2, find_cut=find_cut, rows=yours(harness.SessionLog.rows), compact=yours(harness.compact), timeout=0.5)
     out = " ".join(capsys.readouterr().out.split())
     assert time.monotonic() - started < 10
     assert "why: find_cut (at line " in out
@@ -160,6 +170,38 @@ def test_a_cell_that_does_not_parse_or_raised_is_named():
 def test_only_the_gaps_still_stubbed_are_named(capsys):
     def compact(log, model, *, keep_recent_tokens):
         raise NotImplementedError()
-    lab.check(12, 2, find_cut=harness.find_cut, rows=harness.SessionLog.rows, compact=compact)
+    lab.check(12, 2, find_cut=yours(harness.find_cut), rows=yours(harness.SessionLog.rows), compact=compact)
     out = capsys.readouterr().out
     assert "why: not written yet (it still raises NotImplementedError)." in out
+
+
+HANDS_BACK = ("import harness\n\n"
+              "def summarize(model, messages):\n"
+              "    return harness.summarize(model, messages)\n")
+
+
+def test_the_courses_own_summarize_is_not_the_learners(capsys, monkeypatch):
+    """`summarize = harness.summarize` in the gap's cell: graded, harness holds a stub there, so
+    the notebook must not call it a pass either."""
+    reference = harness.summarize
+    lab.check(12, 1, summarize=harness.summarize)
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("not yet: summarize is the course's own harness.summarize, which graded code "
+                          "does not have: write summarize yourself."), out
+    assert harness.summarize is reference and takeover.running_on()["summarize"] == "reference"
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(AssertionError, match="course's own harness.summarize"):
+        lab.check(12, 1, summarize=harness.summarize)
+
+
+def test_a_gap_that_hands_back_to_the_courses_answer_fails_each_test(capsys):
+    reference = harness.summarize
+    cell = {}
+    exec(compile(HANDS_BACK, "<your cell>", "exec"), cell)
+    lab.check(12, 1, summarize=cell["summarize"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in out, out
+    assert out.count("why: your summarize calls harness.summarize, the course's own answer, which graded "
+                     "code does not have: write summarize yourself.") == 3, out
+    assert harness.summarize is reference, "lab.check left its guard in harness"
+    assert takeover.running_on()["summarize"] == "reference"
