@@ -103,7 +103,7 @@ def places(name):
         return [(getattr(harness, owner_of(name)), bare(name))]
     value = reference(name)
     known = _places.get(name)
-    if known is not None and known[0] is value:   # every check's test asks again (takeover.installed)
+    if known is not None and known[0] is value:   # asked again by every test (takeover.installed)
         return list(known[1])
     found = [(harness, name)]
     for module_name in MODULES:

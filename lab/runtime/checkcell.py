@@ -280,7 +280,8 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
         except manifest.NotFound as error:
             problems.append(cell_problem(name) or str(error))
             continue
-        problem = takeover.the_courses_own(name, function) or manifest.signature_problem(name, function, lesson)
+        problem = (takeover.the_courses_own(name, function)
+                   or manifest.signature_problem(name, function, lesson))
         if problem:
             problems.append(problem)
         found[name] = function

@@ -36,8 +36,12 @@ def yours(reference):
     refuses to count as the learner's."""
     import types
     code = reference.__code__
-    return types.FunctionType(code.replace(co_filename=f"<your cell: {code.co_name}>"), reference.__globals__,
-                              reference.__name__, reference.__defaults__, reference.__closure__)
+    return types.FunctionType(code.replace(co_filename=f"<your cell: {code.co_name}>"),
+                              reference.__globals__, reference.__name__, reference.__defaults__,
+                              reference.__closure__)
+
+
+ROWS, COMPACT = yours(harness.SessionLog.rows), yours(harness.compact)   # as a learner wrote them
 
 
 def test_an_empty_gap_is_not_done_yet_and_does_not_raise(capsys):
@@ -80,7 +84,7 @@ def test_a_lab_that_passed_and_then_fails_no_longer_passes(capsys):
     # emptied again: the same, said once, and a lab that never passed says nothing of the kind
     lab.check(12, 1, summarize=stub)
     assert "no longer passes" not in capsys.readouterr().out
-    lab.check(12, 2, find_cut=summarize_offering_tools, rows=yours(harness.SessionLog.rows), compact=yours(harness.compact))
+    lab.check(12, 2, find_cut=summarize_offering_tools, rows=ROWS, compact=COMPACT)
     assert "no longer passes" not in capsys.readouterr().out
 
 
@@ -91,7 +95,7 @@ def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsy
         calls.append(len(rows))
         return REFERENCE_FIND_CUT(rows, keep_recent_tokens)
 
-    lab.check(12, 2, find_cut=mine, rows=yours(harness.SessionLog.rows), compact=yours(harness.compact))
+    lab.check(12, 2, find_cut=mine, rows=ROWS, compact=COMPACT)
     out = capsys.readouterr().out
     assert "7 of 7 pass" in out
     # the success line names the cells that now run on the learner's code, as the lesson lists them
@@ -102,7 +106,7 @@ def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsy
     assert "[x] lab 2" in capsys.readouterr().out
     harness.compact(harness.SessionLog(lab.Workspace(), "s.jsonl"), None, keep_recent_tokens=5)
     assert calls, "compact should now call the learner's find_cut"
-    lab.check(12, 2, find_cut=mine, rows=yours(harness.SessionLog.rows), compact=yours(harness.compact))  # again: harmless
+    lab.check(12, 2, find_cut=mine, rows=ROWS, compact=COMPACT)  # again: harmless
     lab.use_reference(12)
     assert harness.find_cut is REFERENCE_FIND_CUT
     assert takeover.running_on()["find_cut"] == "reference"

@@ -45,9 +45,9 @@ RUNGS = (
         id="ghost-turns",
         title="How many of six turns go on a missing tool, with a briefing that names absent tools",
         answer=6,
-        right="All six. Each turn calls a tool the briefing promised and the session never had, and "
-              "the model, trusting the briefing over the error, goes round again until max_turns "
-              "stops it.",
+        right="All six. Each turn calls a tool the briefing promised and the session never had, "
+              "and the model, trusting the briefing over the error, goes round again until "
+              "max_turns stops it.",
         wrong="Run the cell below. The model believes its system prompt, and the only tool the "
               "session has is read, which the job does not need.",
         near={1: "One would need the model to give up after the first \"not found\". It believes "
