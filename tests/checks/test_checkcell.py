@@ -209,3 +209,17 @@ def test_a_gap_that_hands_back_to_the_courses_answer_fails_each_test(capsys):
                      "code does not have: write summarize yourself.") == 3, out
     assert harness.summarize is reference, "lab.check left its guard in harness"
     assert takeover.running_on()["summarize"] == "reference"
+
+
+def test_while_the_answers_are_out_of_reach_every_place_of_a_name_is_still_found():
+    """A test that installs the learner's code asks manifest.places where each name lives; with
+    a stand-in of its own in each place it would find the package alone, and given code would
+    go on calling the course's answer instead of the learner's."""
+    from lab.course import manifest
+    before = manifest.places("summarize")
+    with takeover.answers_out_of_reach(12, {}):
+        during = manifest.places("summarize")
+        assert len({id(vars(owner)[attribute]) for owner, attribute in during}) == 1
+    assert [owner for owner, _ in during] == [owner for owner, _ in before], \
+        "takeover.answers_out_of_reach hid some of summarize's places from manifest.places"
+    assert harness.summarize is vars(before[1][0])["summarize"] is takeover.reference_of("summarize")
