@@ -37,9 +37,9 @@ def test_loading_jsonschema_builds_no_parser():
     imported: 1.4 s of CPU in each of those processes. The lock keeps jsonschema at 4.24."""
     import subprocess
     import sys
-    done = subprocess.run([sys.executable, "-c", "import sys, nbformat, jsonschema; "
-                           "print(sorted({m.split('.')[0] for m in sys.modules} & {'rfc3987_syntax', 'lark'}))"],
-                          capture_output=True, text=True, check=True)
+    probe = ("import sys, nbformat, jsonschema; "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'rfc3987_syntax', 'lark'}))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", (
         f"importing jsonschema loads {done.stdout.strip()}: constraints.txt must keep jsonschema "
         "below 4.25, or every process that validates a notebook spends 1.4 s building a parser")

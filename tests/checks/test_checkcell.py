@@ -132,7 +132,7 @@ def test_an_endless_loop_is_stopped_and_reported_in_one_sentence(capsys):
         while True:
             pass
     started = time.monotonic()
-    lab.check(12, 2, find_cut=find_cut, rows=yours(harness.SessionLog.rows), compact=yours(harness.compact), timeout=0.5)
+    lab.check(12, 2, find_cut=find_cut, rows=ROWS, compact=COMPACT, timeout=0.5)
     out = " ".join(capsys.readouterr().out.split())
     assert time.monotonic() - started < 10
     assert "why: find_cut (at line " in out
@@ -174,7 +174,7 @@ def test_a_cell_that_does_not_parse_or_raised_is_named():
 def test_only_the_gaps_still_stubbed_are_named(capsys):
     def compact(log, model, *, keep_recent_tokens):
         raise NotImplementedError()
-    lab.check(12, 2, find_cut=yours(harness.find_cut), rows=yours(harness.SessionLog.rows), compact=compact)
+    lab.check(12, 2, find_cut=yours(harness.find_cut), rows=ROWS, compact=compact)
     out = capsys.readouterr().out
     assert "why: not written yet (it still raises NotImplementedError)." in out
 
@@ -190,8 +190,8 @@ def test_the_courses_own_summarize_is_not_the_learners(capsys, monkeypatch):
     reference = harness.summarize
     lab.check(12, 1, summarize=harness.summarize)
     out = " ".join(capsys.readouterr().out.split())
-    assert out.startswith("not yet: summarize is the course's own harness.summarize, which graded code "
-                          "does not have: write summarize yourself."), out
+    assert out.startswith("not yet: summarize is the course's own harness.summarize, which graded "
+                          "code does not have: write summarize yourself."), out
     assert harness.summarize is reference and takeover.running_on()["summarize"] == "reference"
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     with pytest.raises(AssertionError, match="course's own harness.summarize"):
@@ -205,8 +205,8 @@ def test_a_gap_that_hands_back_to_the_courses_answer_fails_each_test(capsys):
     lab.check(12, 1, summarize=cell["summarize"])
     out = " ".join(capsys.readouterr().out.split())
     assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in out, out
-    assert out.count("why: your summarize calls harness.summarize, the course's own answer, which graded "
-                     "code does not have: write summarize yourself.") == 3, out
+    assert out.count("why: your summarize calls harness.summarize, the course's own answer, which "
+                     "graded code does not have: write summarize yourself.") == 3, out
     assert harness.summarize is reference, "lab.check left its guard in harness"
     assert takeover.running_on()["summarize"] == "reference"
 
@@ -222,4 +222,5 @@ def test_while_the_answers_are_out_of_reach_every_place_of_a_name_is_still_found
         assert len({id(vars(owner)[attribute]) for owner, attribute in during}) == 1
     assert [owner for owner, _ in during] == [owner for owner, _ in before], \
         "takeover.answers_out_of_reach hid some of summarize's places from manifest.places"
-    assert harness.summarize is vars(before[1][0])["summarize"] is takeover.reference_of("summarize")
+    package, module = before[0][0], before[1][0]
+    assert vars(package)["summarize"] is vars(module)["summarize"] is takeover.reference_of("summarize")

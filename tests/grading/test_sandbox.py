@@ -525,15 +525,17 @@ def test_a_worker_started_during_a_check_cell_spends_the_cells_time_from_when_it
         graded = grading_session.Session(1, [("cell-1", spin)], timeout=1)
         try:
             graded.start_cell()
-            learner_spin = graded.resolve(grading_session.LazyName(graded, "spin"))   # starts the worker
+            # resolving the learner's name starts the worker, as a check cell's first use does
+            learner_spin = graded.resolve(grading_session.LazyName(graded, "spin"))
             if stopped:
                 try:
                     learner_spin(seconds)
                 except wire.TimedOut:
                     pass
                 else:
-                    pytest.fail("session.Session let code that computed for 1.6 times the cell's limit "
-                                "finish: the worker it started during the cell was not counted from the start")
+                    pytest.fail("session.Session let code that computed for 1.6 times the cell's "
+                                "limit finish: the worker it started during the cell was not counted "
+                                "from the start")
             else:
                 assert learner_spin(seconds) == "done", \
                     "session.Session stopped code that computed for less than the cell's limit"

@@ -11,8 +11,9 @@ import pytest
 from lab import lessons
 from lab.rungs.questions import Choice, Multi, Option
 
-MOST = 0.40   # no position may hold more than this share of the right answers
-                 # (nor may "the longest" or "the shortest": chance is a third with three options)
+# No position may hold more than this share of the right answers, nor may "the longest" or "the
+# shortest" (chance is a third with three options).
+MOST = 0.40
 STANDS_OUT = 1.5  # a right option longer than this many times every wrong one gives itself away
 SAME_NUMBER = 0.25  # no number may be the answer to more than this share of the number questions
 
@@ -33,8 +34,8 @@ def by_length(rungs, pick):
     """The share of single-choice questions whose right option is the one `pick` (max or min)
     chooses by the length of its text (a tie counts: a learner who guesses by length may pick it)."""
     choices = [spec for spec in rungs if spec.kind == "choice"]
-    hits = [spec for spec in choices
-            if len(next(o for o in spec.options if o.right).text) == pick(len(o.text) for o in spec.options)]
+    hits = [spec for spec in choices if len(next(o for o in spec.options if o.right).text)
+            == pick(len(o.text) for o in spec.options)]
     return len(hits) / len(choices) if choices else 0.0
 
 
@@ -90,7 +91,8 @@ def test_guessing_by_length_does_no_better_than_guessing_by_place():
 
 def test_no_right_option_stands_out_by_its_length():
     assert not standing_out(course_rungs()), (
-        "right options that give themselves away by their length: " + "; ".join(standing_out(course_rungs())))
+        "right options that give themselves away by their length: "
+        + "; ".join(standing_out(course_rungs())))
 
 
 def test_no_number_answers_a_habit_of_the_number_questions():
@@ -129,7 +131,7 @@ def _sized(right_at, lengths):
 def test_the_length_checks_fail_a_course_whose_answer_is_always_the_longest():
     always_longest = [_sized(i % 3, [40 + 15 * (j == i % 3) for j in range(3)]) for i in range(9)]
     assert by_length(always_longest, max) == 1.0 and by_length(always_longest, min) == 0.0
-    assert standing_out(always_longest) == []                 # 55 against 40: longest, not giving itself away
+    assert standing_out(always_longest) == []       # 55 against 40: the longest, not a giveaway
     assert standing_out([_sized(1, [40, 90, 50])]) == ["q: 90 characters against at most 50"]
     # the right option shortest, in the middle and longest, a third of the time each
     even = [_sized(0, lengths) for lengths in ([40, 50, 60], [50, 40, 60], [60, 50, 40])]
@@ -138,6 +140,7 @@ def test_the_length_checks_fail_a_course_whose_answer_is_always_the_longest():
 
 def test_the_number_check_fails_a_course_whose_counts_are_mostly_zero():
     from lab.rungs.questions import Number
-    mostly_zero = [Number(f"n{i}", "?", answer=0 if i < 3 else i, right="yes", wrong="no") for i in range(8)]
+    mostly_zero = [Number(f"n{i}", "?", answer=0 if i < 3 else i, right="yes", wrong="no")
+                   for i in range(8)]
     assert habitual_numbers(mostly_zero) == {0: 3 / 8}
     assert habitual_numbers(mostly_zero[2:]) == {}
