@@ -135,3 +135,23 @@ def test_a_lab_not_begun_is_one_line_not_a_list_of_failures(tmp_path):
         f"TODO  lab 2 not started: {raising[2]} still raise{'s' if ' ' not in raising[2] else ''} "
         f"NotImplementedError ({counts[2]} tests waiting)",
         "0 passed, 0 failed, 1 lab not started"]
+
+
+def test_a_gap_handed_back_to_the_courses_harness_fails_each_of_its_tests(tmp_path):
+    """The command line finds the course's `harness` importable, as the notebook does; a
+    summarize that is the course's (assigned, or called) would pass here and score nothing graded."""
+    text = starters.text_at(Stage(12))
+    start = text.index("def summarize(model, messages):")
+    end = text.index("\ndef ", start + 1)
+    forms = {"assigned": ("import harness as course\nsummarize = course.summarize\n",
+                          "summarize is the course's own harness.summarize"),
+             "called": ("def summarize(model, messages):\n    import harness\n"
+                        "    return harness.summarize(model, messages)\n",
+                        "your summarize calls harness.summarize, the course's own answer")}
+    for form, (gap, says) in forms.items():
+        result = run("--harness", write(tmp_path, text[:start] + gap + text[end:], f"{form}.py"),
+                     "--lesson", "12", "--lab", "1")
+        lab1 = [line for line in result.stdout.splitlines() if line.startswith(("PASS", "FAIL"))]
+        assert result.returncode == 1 and lab1 and all(line.startswith("FAIL  lab 1") for line in lab1), \
+            f"lab_check passed a summarize {form} from the course's harness:\n{result.stdout}"
+        assert all(says in line for line in lab1), result.stdout

@@ -15,6 +15,7 @@ import functools
 import inspect
 import sys
 
+from lab.checks import ReferenceCalled
 from lab.course import manifest
 
 _REFERENCE = {}   # (owner, attribute) -> the reference's object, the first time it is replaced
@@ -107,6 +108,16 @@ def installed(ns):
 
 # -- the course's answers, out of the learner's reach while a check runs ---------------------
 
+def codes_of(found):
+    """{code object: full name} of the learner's functions in `found` ({full name: object})."""
+    codes = {}
+    for name, value in found.items():
+        code = _code_of(value)
+        if code is not None:
+            codes[code] = name
+    return codes
+
+
 def _code_of(value):
     value = value.fget if isinstance(value, property) else value
     return getattr(getattr(value, "__func__", value), "__code__", None)
@@ -176,9 +187,3 @@ def _guarded(name, reference, codes):
                                   f"which graded code does not have: write {bare} yourself")
         return reference(*args, **kwargs)
     return guarded
-
-
-class ReferenceCalled(BaseException):
-    """Raised where the learner's function calls the course's answer: a BaseException, so that
-    neither the learner's `except Exception` nor a test's check of what the code raises takes
-    it for the code's own behaviour; the test's thread reports it as the test's failure."""
