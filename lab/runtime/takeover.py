@@ -24,9 +24,7 @@ _installed = {}   # full name -> the learner's object now in harness
 
 def _put(name, value):
     for owner, attribute in manifest.places(name):
-        key = (id(owner), attribute)
-        if key not in _REFERENCE:
-            _REFERENCE[key] = (owner, attribute, vars(owner)[attribute])
+        keep_reference(owner, attribute)
         setattr(owner, attribute, manifest._as_method(name, value) if manifest.owner_of(name) else value)
 
 
@@ -46,8 +44,8 @@ def reference_of(name):
 
 def keep_reference(owner, attribute):
     """Note what harness holds at (owner, attribute) as the reference there, if nothing has been
-    put there yet: before something stands in for it for a while (checkcell's guard), so that a
-    later install remembers the reference, not the stand-in."""
+    put there yet: before the learner's code goes there, or a stand-in for a while
+    (answers_out_of_reach), so that the reference, never the stand-in, is what comes back."""
     key = (id(owner), attribute)
     if key not in _REFERENCE:
         _REFERENCE[key] = (owner, attribute, vars(owner)[attribute])
