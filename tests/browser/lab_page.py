@@ -11,6 +11,7 @@ uncaught page error, "Error displaying widget" in an output, and a widget whose 
 failed (ipywidgets draws those as `.jupyter-widgets-error-widget`).
 """
 
+import json
 import re
 import time
 
@@ -28,12 +29,14 @@ _FIND_PANEL = """
 }
 """.strip()
 
-# (path) => the notebook as the learner's JupyterLab holds it: kernel, and for every cell its
-# type, execution count, source, the widget views its outputs ask for and draw, and its errors.
+# ([path, full]) => the notebook as the learner's JupyterLab holds it: kernel, and for every cell
+# its type, execution count, whether it runs, the widget views its outputs ask for and draw, and
+# (when `full`) its source and errors. A wait asks many times a second and needs neither: read
+# in full, every poll would copy each cell's text and outputs (pictures included) out of the page.
 _STATE_JS = """
-(path) => {
+([path, full]) => {
   const panel = (FIND_PANEL)(path);
-  if (!panel) return {found: false};
+  if (!panel) return '{"found": false}';
   const session = panel.sessionContext.session;
   const kernel = session && session.kernel;
   const cells = panel.content.widgets.map((cell, index) => {
@@ -43,13 +46,19 @@ _STATE_JS = """
       type: cell.model.type,
       count: cell.model.type === 'code' ? cell.model.executionCount : null,
       running: !!(prompt && prompt.textContent.includes('*')),
-      source: cell.model.sharedModel.getSource(),
+      source: full ? cell.model.sharedModel.getSource() : null,
       widgets: 0, views: 0, loading: false, errors: [],
     };
     if (cell.model.type !== 'code') return info;
-    for (const out of cell.model.outputs.toJSON()) {
-      const view = (out.data || {})['WIDGET_MIME'];
-      if (view && view.model_id) info.widgets += 1;
+    const outputs = cell.model.outputs;
+    for (let i = 0; i < outputs.length; i++) {
+      const item = outputs.get(i);
+      if (item.type === 'display_data' || item.type === 'execute_result') {
+        const view = (item.data || {})['WIDGET_MIME'];
+        if (view && view.model_id) info.widgets += 1;
+      }
+      if (!full || (item.type !== 'error' && item.type !== 'stream')) continue;
+      const out = item.toJSON();
       if (out.output_type === 'error') {
         info.errors.push(`${out.ename}: ${out.evalue}`);
       } else if (out.output_type === 'stream' && out.name === 'stderr') {
@@ -59,22 +68,25 @@ _STATE_JS = """
     }
     const area = cell.node.querySelector('.jp-OutputArea');
     if (area) {
-      const outputs = ':scope > .jp-OutputArea-child > .jp-OutputArea-output';
-      for (const node of area.querySelectorAll(outputs)) {
+      const children = ':scope > .jp-OutputArea-child > .jp-OutputArea-output';
+      for (const node of area.querySelectorAll(children)) {
         if (node.querySelector(':scope > .jupyter-widgets')) info.views += 1;
-        if (node.textContent.startsWith('Loading widget')) info.loading = true;
+        // ipywidgets writes "Loading widget..." as the output's one text until the view is
+        // drawn: the first child tells, where the whole textContent would read every output.
+        const first = node.firstChild;
+        if (first && first.nodeType === 3 && first.data.startsWith('Loading widget')) info.loading = true;
       }
     }
     return info;
   });
-  return {
+  return JSON.stringify({
     found: true,
     ready: panel.context.isReady && panel.sessionContext.isReady,
     kernel: kernel ? kernel.status : null,
     dirty: panel.context.model.dirty,
     windowing: panel.content.notebookConfig ? panel.content.notebookConfig.windowingMode : null,
     cells,
-  };
+  });
 }
 """.replace("FIND_PANEL", _FIND_PANEL).replace("WIDGET_MIME", WIDGET_MIME)
 
@@ -227,17 +239,23 @@ class NotebookPage:
 
     # --- reading and waiting -------------------------------------------------------------------
 
-    def state(self):
-        return self.page.evaluate(_STATE_JS, self.path)
+    def state(self, full=True):
+        """The notebook as the page holds it (_STATE_JS); without `full`, no source or errors."""
+        # As one JSON string: Playwright hands a structured result over value by value, which
+        # for a hundred cells costs more than the reading itself.
+        return json.loads(self.page.evaluate(_STATE_JS, [self.path, full]))
 
-    def wait_until(self, what, predicate, timeout, describe):
-        """Poll `predicate(state)` until true; LearnerSawProblem naming `what` after `timeout` s."""
+    def wait_until(self, what, predicate, timeout, describe, full=False):
+        """Poll `predicate(state)` until true; LearnerSawProblem naming `what` after `timeout` s.
+        The predicate sees the state without sources and errors unless `full`; `describe` always
+        sees it in full."""
         deadline = time.monotonic() + timeout
         while True:
-            state = self.state()
+            state = self.state(full)
             if state.get("found") and predicate(state):
                 return state
             if time.monotonic() > deadline:
+                state = self.state()
                 instead = describe(state) if state.get("found") else self._missing()
                 raise LearnerSawProblem(f"waited {timeout} s for {what}; instead {instead}")
             self.page.wait_for_timeout(100)
@@ -409,8 +427,8 @@ class NotebookPage:
         self.page.keyboard.press("Escape")
         self.page.keyboard.press("b")
         self.wait_until("a new cell below", lambda s: len(s["cells"]) > index + 1
-                        and s["cells"][index + 1]["source"] == "" , 10,
-                        lambda s: "no empty cell appeared")
+                        and s["cells"][index + 1]["source"] == "", 10,
+                        lambda s: "no empty cell appeared", full=True)
         typed = self.type_into_cell(index + 1, text)
         if typed != text:
             raise LearnerSawProblem(f"typing into the new cell {index + 1} left {typed!r}, "
