@@ -14,6 +14,7 @@ lessonNN) selects exactly that lesson's tests; collection stops on a test that d
 
 import asyncio
 import collections
+import gc
 
 import pytest
 
@@ -75,6 +76,23 @@ def schedule_order(items):
             return (1, -sizes[group], group)
         return (2, 0, "")
     return [items[i] for i in sorted(range(len(items)), key=rank)]
+
+
+_FROZEN_AT = [None]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """At the first test of each file: collect the garbage, then freeze what is left (gc.freeze)
+    out of the collector's sight. A worker process holds every set-up made so far (a graded
+    course, notebooks run, lessons loaded), and a full collection reads all of it: lesson 15's
+    event loop collects in full after every run (lab/stage/virtual_loop.py), which cost its tests
+    seconds apiece late in a run. Frozen, that is read once a file; nothing alive is kept longer
+    than it would be, since only what survives a collection is frozen."""
+    if item.path != _FROZEN_AT[0]:
+        _FROZEN_AT[0] = item.path
+        gc.collect()
+        gc.freeze()
 
 
 @pytest.fixture(autouse=True)
