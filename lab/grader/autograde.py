@@ -245,11 +245,14 @@ def _books(application, assignments):
 def _warm(root, books):
     """Fill, once and before any fork, the caches that every grading process would otherwise
     fill again for itself (it grades one submission and ends): the notebook schemas compiled, the
-    grader's fingerprint, each lesson's worker starter and tests loaded (and its warm(), where
-    its tests have one)."""
+    grader's fingerprint, each lesson's worker starter (compiled) and tests loaded (and its
+    warm(), where its tests have one), and the check cells as Python."""
     verdict.code_digest()
     sandbox.wire_code()
     session.as_python("pass")
+    for book in books.values():
+        for cell in nbgrader_ext.grade_cells_of(book):
+            session.as_python(cell["source"])
     for notebook, assignment in sorted(books):
         release = Path(root, "release", assignment, f"{notebook}.ipynb")
         if release.exists():
@@ -261,7 +264,7 @@ def _warm(root, books):
         except ValueError:
             continue
         if lesson in lessons.written():
-            session.worker_starter(lesson)
+            sandbox.starter_code(session.worker_starter(lesson))
             session.learner_names(lesson)
             getattr(lessons.load(lesson, "checks"), "warm", lambda: None)()
 

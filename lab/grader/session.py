@@ -4,6 +4,7 @@ started again when the learner's code ends it or runs out of time, and each cell
 in CPU seconds (Budget). lab/grader/verdict.py runs the check cells against it.
 """
 
+import functools
 import os
 import time
 
@@ -106,9 +107,11 @@ def worker_starter(lesson):
 
 # -- the learner's cells, as Python
 
+@functools.lru_cache(maxsize=1024)
 def as_python(source):
     """A cell's source as plain Python: IPython's magics and shell escapes become calls of
-    get_ipython(), which does nothing in the worker. The text is only transformed, never run."""
+    get_ipython(), which does nothing in the worker. The text is only transformed, never run.
+    Kept by source: every submission of a lesson has the same check cells."""
     try:
         from IPython.core.inputtransformer2 import TransformerManager
         return TransformerManager().transform_cell(source)

@@ -12,6 +12,7 @@ A lesson exists because its folder does: nothing keeps a list of lesson numbers 
 
 import importlib
 import re
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -47,8 +48,10 @@ def folder(lesson):
 
 def load(lesson, part=None):
     """The lesson's package (its data), or one of its modules: load(12, "checks")."""
+    name = f"lab.lessons.lesson{int(lesson):02d}" + (f".{part}" if part else "")
+    if name in sys.modules:   # loaded already, so it exists: no need to list the folders again
+        return sys.modules[name]
     if int(lesson) not in written():
         have = ", ".join(str(n) for n in written()) or "none"
         raise NoSuchLesson(f"there is no lesson {lesson}: the course has lessons {have}")
-    name = f"lab.lessons.lesson{int(lesson):02d}" + (f".{part}" if part else "")
     return importlib.import_module(name)

@@ -262,6 +262,13 @@ def test_the_process_sandbox_works_where_namespaces_do_not():
         assert isinstance(run(w, "import socket"), ImportError)
 
 
+def test_the_starter_is_compiled_once_in_the_grader_and_a_broken_one_is_refused_in_a_sentence():
+    compiled = sandbox.starter_code(STARTER)
+    assert sandbox.starter_code(STARTER) is compiled   # kept, not compiled again for each worker
+    with pytest.raises(sandbox.SandboxError, match=r"^the starter harness does not compile \(line 2: "):
+        sandbox.starter_code("x = 1\ndef broken(:\n")
+
+
 def test_the_worker_harness_holds_no_answer():
     starter = grading_session.worker_starter(12)
     master = nbformat.read(REPO / "notebooks" / "12-memory-that-outlives-the-process.ipynb", as_version=4)

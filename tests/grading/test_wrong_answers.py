@@ -7,6 +7,7 @@ Each wrong answer goes in as a learner would write it: the text of its wrong.py 
 uses, its imports of harness and lab) in a cell of the learner's own at the top, and its gap's
 cell saying `name = variant`."""
 
+import functools
 import inspect
 import re
 
@@ -57,13 +58,21 @@ def in_the_notebook(lesson, lab, name, variant):
     return {f"lab{lab}-tests": visible, f"lab{lab}-hidden": hidden}
 
 
+@functools.cache
+def _master(lesson):
+    """({full name: grade id} of the gaps, [(grade id, source)] of the learner's cells) of the
+    lesson's master, read once: every wrong answer of the lesson starts from them."""
+    master = fixtures.master_of(lesson)
+    return fixtures.solution_cells(lesson, master), tuple(verdict.learner_cells(master))
+
+
 def submission(lesson, name, variant):
     """The learner's cells: the master's answers, the gap of `name` holding the wrong answer."""
-    master = fixtures.master_of(lesson)
-    gap = fixtures.solution_cells(lesson, master)[name]
+    gaps, learner_cells = _master(lesson)
+    gap = gaps[name]
     text = _own_answers(lesson, inspect.getsource(inspect.getmodule(variant)))
     cells = [(g, f"{manifest.bare(name)} = {variant.__name__}\n" if g == gap else source)
-             for g, source in verdict.learner_cells(master)]
+             for g, source in learner_cells]
     return gap, [("cell-wrong", text)] + cells
 
 
