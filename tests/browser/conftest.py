@@ -1,6 +1,6 @@
 """Fixtures of the browser tests: Chromium (installed if missing), the learner's edition of
-lesson 12 in a temporary course, one JupyterLab over it, one headless Chromium, and a fresh page
-per test that records every console error.
+lesson 12 in a temporary course, one JupyterLab over it, one headless Chromium, and one tab that
+the tests share, recording each test's console errors apart.
 
 Set-up that cannot be done fails the test with the reason and the log that explains it
 (labserver.SetupFailed); it never skips, so CI cannot pass without having run the browser.
@@ -15,7 +15,7 @@ import pytest
 
 from faults import break_rung
 from labserver import SetupFailed, JupyterLab, ensure_chromium, launch_chromium
-from lab_page import NotebookPage, Problems
+from lab_page import NotebookPage, Problems, close_everything
 from learner_edition import LESSON12, learner_edition, release_lessons, released_master as _released_master
 from standin import write_standin
 from tests.conftest import lesson_of
@@ -120,15 +120,46 @@ def browser(playwright_driver, chromium, browser_tmp):
     context.close()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Note on the test whether it failed, for `page` to decide whether its tab is kept."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.browser_test_failed = report.failed
+
+
+@pytest.fixture(scope="session")
+def kept_tab():
+    """{"tab": the tab the tests share, or None}."""
+    kept = {"tab": None}
+    yield kept
+    if kept["tab"] is not None and not kept["tab"].is_closed():
+        kept["tab"].close()
+
+
 @pytest.fixture
-def page(browser):
-    """A new tab, its console errors recorded on `page.problems`. Closed after the test."""
-    tab = browser.new_page()
+def page(browser, kept_tab, request):
+    """The tab the tests share, as a learner keeps one JupyterLab open, with this test's console
+    errors recorded on `page.problems` (from this test alone). A test that fails leaves it to be
+    closed, and the next test gets a new one, so no failure's leftovers (an open dialog, a menu)
+    reach another test."""
+    tab = kept_tab["tab"]
+    if tab is None or tab.is_closed():
+        tab = kept_tab["tab"] = browser.new_page()
+        # A reload with unsaved changes asks "leave this page?"; a learner says yes.
+        tab.on("dialog", lambda dialog: dialog.accept())
     tab.problems = Problems().attach(tab)
-    # A reload with unsaved changes asks "leave this page?"; a learner says yes.
-    tab.on("dialog", lambda dialog: dialog.accept())
     yield tab
+    tab.problems.detach()
+    if not getattr(request.node, "browser_test_failed", True):
+        try:
+            close_everything(tab)
+            return
+        except Exception:   # a tab that cannot even do that is not worth keeping
+            pass
     tab.close()
+    kept_tab["tab"] = None
 
 
 @pytest.fixture
@@ -142,10 +173,16 @@ def screenshots(request):
 
 @pytest.fixture
 def open_notebook(page, jupyterlab, screenshots):
-    """open_notebook(path) -> NotebookPage, open in JupyterLab with an idle kernel."""
-    def opener(path, timeout=60):
+    """open_notebook(path) -> NotebookPage, open in JupyterLab with an idle kernel: in the
+    JupyterLab the shared tab already shows, the notebooks of earlier tests closed and their
+    kernels shut down (NotebookPage.open_in_place); with `by_url`, by its address, as a bookmark
+    opens it, in a freshly loaded JupyterLab."""
+    def opener(path, timeout=60, by_url=False):
         notebook = NotebookPage(page, jupyterlab.url, path, screenshots=screenshots)
-        notebook.open(timeout)
+        if by_url:
+            notebook.open(timeout)
+        else:
+            notebook.open_in_place(timeout)
         return notebook
     return opener
 

@@ -90,6 +90,28 @@ _STATE_JS = """
 }
 """.replace("FIND_PANEL", _FIND_PANEL).replace("WIDGET_MIME", WIDGET_MIME)
 
+# () => close every document in the main area without asking to save it, then shut down every
+# kernel session: the next notebook starts as if the tab were new. Nothing, where the tab shows
+# no JupyterLab.
+_CLOSE_ALL_JS = """
+async () => {
+  const app = window.jupyterapp;
+  if (!app) return;
+  for (const w of [...app.shell.widgets('main')]) {
+    if (w.context && w.context.model) w.context.model.dirty = false;
+    w.dispose();
+  }
+  await app.serviceManager.sessions.shutdownAll();
+}
+"""
+
+# (path) => open the notebook at `path` in the main area, as the file browser does.
+_OPEN_JS = """
+async (path) => {
+  await window.jupyterapp.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+}
+"""
+
 # (path) => arm a flag that the kernel's status passes through a restart.
 _ARM_RESTART_JS = """
 (path) => {
@@ -177,14 +199,25 @@ class Problems:
 
     def __init__(self):
         self.seen = []          # (kind, moment, what, where), in the order they happened
+        self._listening = []    # (page, event, handler), for detach()
 
     def attach(self, page):
-        page.on("console", self._console)
-        page.on("pageerror", lambda exc: self.seen.append(
-            ("uncaught page error", "", str(exc).splitlines()[0], "")))
-        page.on("crash", lambda *_: self.seen.append(
-            ("page crash", "", "the Chromium tab crashed", "")))
+        handlers = {
+            "console": self._console,
+            "pageerror": lambda exc: self.seen.append(
+                ("uncaught page error", "", str(exc).splitlines()[0], "")),
+            "crash": lambda *_: self.seen.append(("page crash", "", "the Chromium tab crashed", "")),
+        }
+        for event, handler in handlers.items():
+            page.on(event, handler)
+            self._listening.append((page, event, handler))
         return self
+
+    def detach(self):
+        """Stop listening: a tab kept for the next test gets a Problems of its own."""
+        for page, event, handler in self._listening:
+            page.remove_listener(event, handler)
+        self._listening = []
 
     def _console(self, message):
         if message.type == "error":
@@ -226,6 +259,14 @@ class Problems:
                    "kernel that is gone (ipywidgets keeps models in the kernel only).")
         raise LearnerSawProblem(f"{moment}: the page showed {len(problems)} problem(s):\n"
                                 + "\n".join(lines) + why)
+
+
+def close_everything(page):
+    """Close every notebook the tab's JupyterLab shows and shut their kernels down (the tab is
+    kept for the next test). What the page logs meanwhile, JupyterLab's own noise about requests
+    a closed kernel never answered, belongs to no test: call it after the test's Problems are
+    detached."""
+    page.evaluate(_CLOSE_ALL_JS)
 
 
 class NotebookPage:
@@ -274,6 +315,19 @@ class NotebookPage:
         # ?reset: a fresh workspace, so no notebook of an earlier test is reopened beside it.
         self.page.goto(f"{self.lab_url}/lab/tree/{self.path}?reset", wait_until="domcontentloaded",
                        timeout=timeout * 1000)
+        return self._opened(timeout)
+
+    def open_in_place(self, timeout=60):
+        """Open the notebook in the JupyterLab this tab already shows, as a learner opens the
+        next lesson from the file browser: every notebook open in it is closed first, unsaved
+        changes left unsaved, and its kernel shut down. A tab that shows no JupyterLab of this
+        server opens it by its URL instead (open). Loading JupyterLab costs Chromium some two
+        CPU-seconds, which a walk through every lesson would otherwise pay for each."""
+        if not self.page.url.startswith(f"{self.lab_url}/lab") or \
+                not self.page.evaluate("() => !!window.jupyterapp"):
+            return self.open(timeout)
+        self.page.evaluate(_CLOSE_ALL_JS)
+        self.page.evaluate(_OPEN_JS, self.path)
         return self._opened(timeout)
 
     def reload(self, timeout=60):

@@ -6,6 +6,10 @@ throughout.
 
 Lesson 12's longer walk (every kind of rung, a wrong and a right gap, reloads) is
 test_lesson12_in_browser.py; this one is what every lesson must pass.
+
+The walks share one tab, as a learner going from lesson to lesson does: each opens its lesson in
+the JupyterLab the tab already shows, after closing the last lesson and shutting its kernel down
+(the open_notebook fixture), with a record of console errors of its own.
 """
 
 import pytest

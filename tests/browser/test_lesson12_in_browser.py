@@ -124,9 +124,10 @@ def test_a_learners_first_twenty_minutes(learner_notebook, released_master, open
     def phase(name):            # pytest shows these lines when the test fails
         print(f"{time.monotonic() - started:6.1f} s  {name}")
 
-    # Open lesson 12 and run all, as the notebook's first lines tell a learner to.
+    # Open lesson 12 by its address, as a learner's bookmark does, and run all, as the
+    # notebook's first lines tell a learner to.
     phase('Open lesson 12 and run all')
-    nb = open_notebook(learner_notebook)
+    nb = open_notebook(learner_notebook, by_url=True)
     nb.screenshot("opened")
     nb.run_all(RUN_ALL_TIMEOUT)
     assert nb.errors() == [], f"Run All left errors: {nb.errors()}"
