@@ -87,8 +87,9 @@ def pytest_runtest_setup(item):
     out of the collector's sight. A worker process holds every set-up made so far (a graded
     course, notebooks run, lessons loaded), and a full collection reads all of it: lesson 15's
     event loop collects in full after every run (lab/stage/virtual_loop.py), which cost its tests
-    seconds apiece late in a run. Frozen, that is read once a file; nothing alive is kept longer
-    than it would be, since only what survives a collection is frozen."""
+    seconds apiece late in a run. Frozen, that is read once a file. Only what survives a
+    collection is frozen; what of it becomes garbage in a cycle later stays until the process
+    ends (a finished file's set-ups, a few at most)."""
     if item.path != _FROZEN_AT[0]:
         _FROZEN_AT[0] = item.path
         gc.collect()

@@ -184,7 +184,8 @@ class Worker:
             code = wire_code()
             self._raw_send(b"%010d" % len(code) + code)
             self.peer.course = serve_lab
-            self.peer.send({"starter": base64.b64encode(compiled).decode("ascii"), "limits": self.limits.rlimits(),
+            self.peer.send({"starter": base64.b64encode(compiled).decode("ascii"),
+                            "limits": self.limits.rlimits(),
                             "course_exceptions": [[n, _builtin_base(c)] for n, c in sorted(wire.COURSE_EXCEPTIONS.items())],
                             "lab_names": list(LAB_NAMES),
                             "protect": protect, "workdir": workdir, "learner_names": list(learner_names),

@@ -1,6 +1,7 @@
 """The machinery under the learner test fails loudly and fast: a JupyterLab that does not come up,
 a Chromium that does not start, a broken widget, a widget whose model is gone, and a cell below
-the fold are each reported with their reason, never waited on forever and never missed."""
+the fold are each reported with their reason, never waited on forever and never missed; and the
+tab the tests share hands the next test nothing of the last."""
 
 import socket
 import textwrap
@@ -12,7 +13,7 @@ from nbformat.sign import NotebookNotary
 from nbformat.v4 import new_output
 
 from labserver import TEST_SETTINGS, JupyterLab, SetupFailed, launch_chromium
-from lab_page import WIDGET_MIME, LearnerSawProblem, NotebookPage
+from lab_page import WIDGET_MIME, LearnerSawProblem, NotebookPage, Problems, close_everything
 from standin import standin_notebook, write_standin
 
 
@@ -113,6 +114,39 @@ def test_a_widget_whose_model_is_gone_is_named(course_root, jupyterlab, open_not
     assert "'Error displaying widget' shown: 'Error displaying widget: model not found' in " \
         "cell 1\n" in message, message
     assert "a saved output shows a widget whose model lived in a kernel that is gone" in message
+
+
+# () => [notebooks open in the main area, kernel sessions the server runs]
+_LEFT_OPEN_JS = """
+async () => {
+  const app = window.jupyterapp;
+  await app.serviceManager.sessions.refreshRunning();
+  return [[...app.shell.widgets('main')].filter(w => w.content && w.content.widgets).length,
+          [...app.serviceManager.sessions.running()].length];
+}
+"""
+
+
+def test_the_shared_tab_hands_the_next_test_nothing_of_the_last(open_notebook, page):
+    """What the `page` fixture does between two tests that pass, done here by hand: the first
+    test's console error stays in its own record, and its notebook and kernel are gone."""
+    open_notebook("standin/standin.ipynb")
+    assert page.evaluate(_LEFT_OPEN_JS) == [1, 1]
+    page.evaluate("() => console.error('left behind by the test before')")
+    earlier = page.problems
+    page.wait_for_timeout(200)   # the console event crosses to Playwright
+    with pytest.raises(LearnerSawProblem, match="left behind by the test before"):
+        earlier.check(page, "in the test that logged it")
+    earlier.detach()
+    page.evaluate("() => console.error('logged after the record stopped listening')")
+    page.wait_for_timeout(200)
+    assert not any("stopped listening" in what for _, _, what, _ in earlier.seen), earlier.seen
+    close_everything(page)
+    page.problems = Problems().attach(page)   # as the next test's is; the fixture detaches it
+    assert page.evaluate(_LEFT_OPEN_JS) == [0, 0]
+    page.problems.check(page, "in the next test")
+    open_notebook("standin/standin.ipynb")    # and the next test opens its own as usual
+    page.problems.check(page, "after the next test opened its notebook")
 
 
 def test_cells_far_above_and_below_the_screen_are_drawn(open_notebook, page):
