@@ -137,16 +137,11 @@ def cell_problem(name, cells=None):
 
 # -- running the tests --------------------------------------------------------------------------
 
-def _learner_codes(ns):
-    """{code object: full name} of the learner's functions in `ns`."""
-    return takeover.codes_of(ns.learner())
-
-
 def _where(thread, ns):
     """(full name, line) of the learner's function that `thread` is running, innermost first, or
     (None, None) if it is not inside one."""
     frame = sys._current_frames().get(thread.ident)
-    codes = _learner_codes(ns)
+    codes = takeover.codes_of(ns.learner())
     while frame is not None:
         if frame.f_code in codes:
             start = frame.f_code.co_firstlineno
@@ -293,7 +288,7 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
         except KeyboardInterrupt:  # between two tests
             raise _Interrupted(t) from None
 
-    with takeover.answers_out_of_reach(lesson, _learner_codes(ns)):
+    with takeover.answers_out_of_reach(lesson, takeover.codes_of(ns.learner())):
         results = engine.run_tests(checks.tests_for(lesson, lab, hidden=hidden), run)
     if engine.not_done(results):
         _say(engine.not_done_line(lab, _stubs(found)))

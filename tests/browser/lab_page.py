@@ -326,7 +326,7 @@ class NotebookPage:
         if not self.page.url.startswith(f"{self.lab_url}/lab") or \
                 not self.page.evaluate("() => !!window.jupyterapp"):
             return self.open(timeout)
-        self.page.evaluate(_CLOSE_ALL_JS)
+        close_everything(self.page)
         self.page.evaluate(_OPEN_JS, self.path)
         return self._opened(timeout)
 
