@@ -43,6 +43,7 @@ import nbformat
 from harness import gaps, syllabus
 from lab import checks, lessons
 from lab.course import starters
+from lab.lessons import kernels
 from lab.learner.jupyter_hooks import keep_widget_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -238,11 +239,23 @@ def notebook(lesson):
     return nb
 
 
+def _run(nb, cwd, allow_errors, stderr):
+    """A copy of `nb` run in a new kernel whose stderr goes to `stderr`: a copy, because a start
+    that fails is tried again (lab.lessons.kernels) and must find the notebook as it was."""
+    from nbclient import NotebookClient
+    nb = copy.deepcopy(nb)
+    # The kernel's own log (its start-up notice about plain TCP on loopback) is not part of the
+    # lesson; keeping it quiet keeps a clean build free of stderr.
+    NotebookClient(nb, timeout=CELL_SECONDS, kernel_name="python3", store_widget_state=False,
+                   allow_errors=allow_errors, record_timing=False,
+                   extra_arguments=["--IPKernelApp.log_level=ERROR"],
+                   resources={"metadata": {"path": str(cwd)}}).execute(stderr=stderr)
+    return nb
+
+
 def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
     """Run `nb` top to bottom in a fresh kernel, in `cwd`, and return it with its outputs. Any
     question answers it makes are kept in a throwaway directory, not beside the real notebook."""
-    from nbclient import NotebookClient
-    nb = copy.deepcopy(nb)
     with tempfile.TemporaryDirectory() as answers:
         saved = {k: os.environ.get(k) for k in ("LAB_RUNGS_DIR", "NBGRADER_EXECUTION")}
         os.environ["LAB_RUNGS_DIR"] = answers
@@ -250,12 +263,7 @@ def execute(nb, cwd=NOTEBOOKS, env=None, allow_errors=False):
         if env:
             os.environ.update(env)
         try:
-            # The kernel's own log (its start-up notice about plain TCP on loopback) is not part
-            # of the lesson; keeping it quiet keeps a clean build free of stderr.
-            NotebookClient(nb, timeout=CELL_SECONDS, kernel_name="python3", store_widget_state=False,
-                           allow_errors=allow_errors, record_timing=False,
-                           extra_arguments=["--IPKernelApp.log_level=ERROR"],
-                           resources={"metadata": {"path": str(cwd)}}).execute()
+            nb = kernels.started(lambda stderr: _run(nb, cwd, allow_errors, stderr))
         finally:
             for key, value in saved.items():
                 if value is None:

@@ -47,6 +47,7 @@ def test_nbval_passes_on_the_master_copy(lesson, tmp_path):
     env.pop("NBGRADER_EXECUTION", None)
     # --nbval-current-env: the kernel is this Python's, whatever kernels the machine has installed.
     result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-q",
+                             "-p", "lab.lessons.kernels",
                              "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
                              str(next(build.NOTEBOOKS.glob(f"{lesson:02d}-*.ipynb")))],
                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
