@@ -9,9 +9,10 @@ AssignLatePenalties). Here the two are split along that line, each done by nbgra
    `jobs` at a time) runs nbgrader's Autograde converter on it with the two gradebook-writing
    preprocessors left out. It writes autograded/<student>/<assignment>/ and only reads the
    gradebook. The sandboxed verdict is computed there and kept under .autograde/verdicts/.
-2. Recording, in this process alone, the gradebook's one writer (lab/grader/record.py):
-   nbgrader's own Autograde.init_assignment (student, submission, timestamp), then SaveAutoGrades
-   and AssignLatePenalties on the autograded notebook, exactly as `nbgrader autograde` runs them.
+2. Recording, in this process alone, the gradebook's one writer (lab/grader/record.py): the
+   rows nbgrader's Autograde.init_assignment (student, submission, timestamp), SaveAutoGrades
+   and AssignLatePenalties write, with the values they write, in one session and a few commits
+   (a test compares every row with what nbgrader's own preprocessors write).
 
 A submission is done when it is recorded; .autograde/done/ then holds the digest of what was
 submitted and of what it was graded against (the check cells and their points, the release, the

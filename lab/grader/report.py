@@ -88,10 +88,16 @@ def set_extension(application, student, assignment, delta):
             submission = gb.find_submission(assignment, student)
         except MissingEntry:
             return False
-        if submission.extension == delta:
-            return False
-        submission.extension = delta
-        gb.db.commit()
+        return extend_submission(gb, submission, delta)
+
+
+def extend_submission(gb, submission, delta):
+    """Make the gradebook row `submission` carry the extension `delta`, committed; True if that
+    changed it."""
+    if submission.extension == delta:
+        return False
+    submission.extension = delta
+    gb.db.commit()
     return True
 
 
