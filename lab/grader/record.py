@@ -41,13 +41,7 @@ def record(application, s, result, state):
 def _write(application, gb, s, graded):
     """The student, the submission (its timestamp and extension) and, when stage 1 converted it,
     the auto grades and late penalties of each of its notebooks."""
-    import warnings
-    from sqlalchemy.exc import SAWarning
-    with warnings.catch_warnings():
-        # nbgrader's add_submission reads a new row's relations before adding it to the session,
-        # and SQLAlchemy says so on every new submission; the rows are added all the same.
-        warnings.simplefilter("ignore", SAWarning)
-        _submission(application, gb, s)
+    _submission(application, gb, s)
     if graded:
         books = _graded_notebooks(application.coursedir, gb, s)
         for name, cells in books:
@@ -61,8 +55,10 @@ def _submission(application, gb, s):
     """Autograde.init_assignment's gradebook writes: the student (made if the configuration lets
     Autograde make students, else it must exist), the assignment's existence, the submission with
     the timestamp handed in beside it; then the learner's extension, before lateness is counted."""
+    import warnings
     from nbgrader.api import MissingEntry
     from nbgrader.converters import Autograde
+    from sqlalchemy.exc import SAWarning
     coursedir = application.coursedir
     if application.config.Autograde.get("create_student", Autograde.create_student.default_value):
         gb.update_or_create_student(s.student)
@@ -78,7 +74,11 @@ def _submission(application, gb, s):
     source = coursedir.format_path(coursedir.submitted_directory, s.student, s.assignment)
     timestamp = coursedir.get_existing_timestamp(source)
     extra = {"timestamp": timestamp} if timestamp else {}
-    submission = gb.update_or_create_submission(s.assignment, s.student, **extra)
+    with warnings.catch_warnings():
+        # nbgrader's add_submission reads a new row's relations before adding it to the session,
+        # and SQLAlchemy says so on every new submission; the rows are added all the same.
+        warnings.simplefilter("ignore", SAWarning)
+        submission = gb.update_or_create_submission(s.assignment, s.student, **extra)
     report.extend_submission(gb, submission, s.extension)
 
 
@@ -116,13 +116,23 @@ def _auto_grades(gb, s, notebook, cells):
         BaseCell, Comment.cell_id == BaseCell.id).filter(Comment.notebook_id == submitted.id))
     for cell in cells:
         if utils.is_grade(cell):
-            grade = grades[cell.metadata["nbgrader"]["grade_id"]]
+            grade = _row(grades, cell, notebook)
             grade.auto_score, _ = utils.determine_grade(cell)
             grade.needs_manual_grade = grade.manual_score is not None or grade.auto_score is None
         if utils.is_solution(cell) or utils.is_task(cell):
-            comment = comments[cell.metadata["nbgrader"]["grade_id"]]
+            comment = _row(comments, cell, notebook)
             unchanged = cell.metadata.nbgrader.get("checksum", None) == utils.compute_checksum(cell)
             comment.auto_comment = "No response." if unchanged and not utils.is_task(cell) else None
+
+
+def _row(rows, cell, notebook):
+    """The gradebook row of `cell`, or an error that says the release has no such cell (where
+    nbgrader's SaveAutoGrades would stop with a bare MissingEntry)."""
+    name = cell.metadata["nbgrader"]["grade_id"]
+    if name not in rows:
+        raise LookupError(f"{notebook}.ipynb has a graded or answer cell {name!r} that the "
+                          "released assignment does not have")
+    return rows[name]
 
 
 def _late_penalties(application, gb, s, notebooks):

@@ -115,3 +115,20 @@ def test_the_comparison_covers_late_and_on_time_work_and_every_kind_of_row(both_
     assert {g[0] for g in grades} > {0.0} and False in {g[2] for g in grades}
     comments = {c[0] for nb in notebooks for c in nb["comments"].values()}
     assert comments == {"No response.", None}
+
+
+def test_a_cell_the_release_does_not_have_is_named_in_a_sentence(graded, tmp_path):
+    """Where nbgrader would stop with a bare MissingEntry, the writer says which cell."""
+    import nbformat
+    from nbgrader.api import Gradebook
+    from lab.grader.autograde import Submission
+    application = _copy(graded, tmp_path)
+    s = Submission(application.coursedir.root, graded.assignment, "correct")
+    stray = nbformat.v4.new_code_cell("x = 1", metadata={"nbgrader": {
+        "grade": True, "solution": False, "grade_id": "my-own-cell", "points": 1}})
+    with Gradebook(application.coursedir.db_url, application.coursedir.course_id) as gb:
+        record._submission(application, gb, s)
+        with pytest.raises(LookupError) as error:
+            record._auto_grades(gb, s, graded.assignment, [stray])
+    assert str(error.value) == (f"{graded.assignment}.ipynb has a graded or answer cell 'my-own-cell' "
+                                "that the released assignment does not have")
