@@ -65,7 +65,10 @@ def _copy(graded, where):
     scoring nothing."""
     from nbgrader.api import Gradebook
     root = where / "course"
-    shutil.copytree(graded.root, root, ignore=shutil.ignore_patterns("feedback"))
+    others = {part.assignment for part in graded.lessons.values()} - {graded.assignment}
+    # what the writers read: the configuration, the gradebook and this assignment's folders
+    shutil.copytree(graded.root, root, ignore=lambda folder, names: [
+        n for n in names if n in others or n in ("feedback", ".autograde")])
     application = course.app(root, **PENALTY)
     stamp = datetime.datetime.strptime(fixtures.TIMESTAMP[:19], "%Y-%m-%d %H:%M:%S")
     with Gradebook(application.coursedir.db_url, application.coursedir.course_id) as gb:
