@@ -20,9 +20,9 @@ def shared_engines():
     Gradebook of one database shares one engine, whose tables are listed and checked, and whose
     course is looked up, once: nothing in a gradebook ever drops a table or a course. Closing a
     Gradebook ends its session and hands its connection back to the engine; the block's end
-    closes the engine's connections. An engine is never shared across a fork: each process makes its own (the key
-    holds the process id), and a grading process forked from the writer never touches, not even
-    to close, the engine its parent made."""
+    closes the engine's connections. An engine is never shared across a fork: each process makes
+    its own (the key holds the process id), and a grading process forked from the writer never
+    touches, not even to close, the engine its parent made."""
     import nbgrader.api
     made, metadata = nbgrader.api.create_engine, nbgrader.api.Base.metadata
     create_all, inspect = metadata.create_all, nbgrader.api.inspect
