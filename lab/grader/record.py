@@ -7,8 +7,9 @@ and its timestamp), SaveAutoGrades (each grade cell's auto score and each answer
 a query and a commit each) and AssignLatePenalties (each notebook's penalty). Here the same rows
 get the same values from nbgrader's own functions and models (update_or_create_submission,
 determine_grade, compute_checksum, the configured late-submission plugin), in one session that
-reads each submitted notebook's grades and comments at once and commits each step once. A test
-(tests/grading/test_record.py) writes a class's submissions both ways and compares every row."""
+reads each submitted notebook's grades and comments at once and commits the grades and
+penalties together. A test (tests/grading/test_record.py) writes a class's submissions both ways
+and compares every row."""
 
 import json
 from pathlib import Path
@@ -46,7 +47,7 @@ def _write(application, gb, s, graded):
         books = _graded_notebooks(application.coursedir, gb, s)
         for name, cells in books:
             _auto_grades(gb, s, name, cells)
-        gb.db.commit()
+        # the penalties read each notebook's score, a query that flushes the grades first
         _late_penalties(application, gb, s, [name for name, _ in books])
         gb.db.commit()
 
