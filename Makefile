@@ -38,10 +38,13 @@ $(HUB_PROXY): grading/hub/package.json grading/hub/package-lock.json
 
 hub-proxy: venv $(HUB_PROXY)
 
-# One process per core (pytest-xdist); tests/conftest.py keeps each shared set-up in one process.
-# LESSON=05 runs exactly lesson 05's tests (every one carries "lesson05" in its id).
+# One process more than the cores (pytest-xdist; tests/conftest.py says why, and keeps each shared
+# set-up in one process). LESSON=05 runs exactly lesson 05's tests (each carries "lesson05" in its id).
+# Bytecode caches are written even where PYTHONDONTWRITEBYTECODE is set: the suite starts some
+# hundreds of Pythons (kernels, command lines, servers), and each would compile lab and harness
+# again, about 0.1 CPU-second apiece.
 test: venv hub-proxy
-	$(PY) -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder $(if $(LESSON),-k lesson$(LESSON)) $(ARGS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder $(if $(LESSON),-k lesson$(LESSON)) $(ARGS)
 
 # The term on a real JupyterHub alone (tests/hub; it is part of `make test` too). Needs root.
 test-hub: venv hub-proxy

@@ -1,8 +1,18 @@
-"""Suite-wide: when `make test` runs the suite in two processes (pytest-xdist, --dist loadgroup),
-the tests that share one expensive set-up stay together in one process: the grading suite (one
-course, autograded once), the browser tests (one JupyterLab, one Chromium), the hub test (one
-JupyterHub) and each lesson's tests in tests/lessons (its notebook runs, made once). Everything
-else is shared out test by test.
+"""Suite-wide: when `make test` runs the suite in several processes (pytest-xdist, --dist
+loadgroup), the tests that share one expensive set-up stay together in one process: the grading
+suite (one course, autograded once), the browser tests (one JupyterLab, one Chromium), the hub
+test (one JupyterHub) and each lesson's tests in tests/lessons (its notebook runs, made once).
+Everything else is shared out test by test.
+
+The browser tests are two groups, each with a JupyterLab and a Chromium of its own: the walk
+through every lesson and the themes (WALKS), and the rest. One group took some 350 s of one
+process, longer than any other, and the rest of the suite could not make up for it. For the same
+reason the grading tests that share nothing with the graded course (SHARED_OUT, some 90 s) are
+shared out like the tests of no group.
+
+`-n auto` starts one process more than the machine has cores (pytest_xdist_auto_num_workers):
+part of the time each process waits on a browser, a kernel or a server, and with one a core a
+core stood idle for 5 to 10% of a run; with one more, both stay busy.
 
 The longest shared set-ups go first: pytest-xdist would otherwise hand out the groups largest
 first by their number of tests, which starts the browser tests (few tests, the longest set-up and
@@ -15,12 +25,40 @@ lessonNN) selects exactly that lesson's tests; collection stops on a test that d
 import asyncio
 import collections
 import gc
+import os
 
 import pytest
 
 GROUPS = ("grading", "browser", "hub")
+# The browser tests of this group share a JupyterLab and a Chromium apart from the other ones.
+WALKS = ("test_every_lesson_in_browser.py", "test_themes.py")
+# Tests of tests/grading that share no set-up with it (neither the graded course nor a worker of
+# their module's): shared out test by test, not added to the grading suite's one long process.
+SHARED_OUT = ("test_wrong_answers.py", "test_partial_credit.py", "test_nbgrader_messages.py",
+              "test_guide.py")
 # The groups that start first, in this order: each takes minutes in one process.
-FIRST = ("browser", "grading")
+FIRST = ("browser", "grading", "browser-walks")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config):
+    """How many processes `-n auto` starts: one more than the cores (see above), or what
+    PYTEST_XDIST_AUTO_NUM_WORKERS says, as pytest-xdist's own hook would."""
+    asked = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    if asked.isdigit() and int(asked) > 0:
+        return int(asked)
+    return (os.cpu_count() or 1) + 1
+
+
+def group_for(parts):
+    """The xdist group of the test whose node id is `parts` (split on "/"), or None."""
+    if len(parts) > 2 and parts[0] == "tests" and parts[1] in GROUPS:
+        if parts[1] == "browser" and parts[2].split("::")[0] in WALKS:
+            return "browser-walks"
+        if parts[1] == "grading" and parts[2].split("::")[0] in SHARED_OUT:
+            return None
+        return parts[1]
+    return None
 
 
 def lesson_of(item):
@@ -42,8 +80,9 @@ def pytest_collection_modifyitems(items):
                 f"`make test LESSON={lesson:02d}` would leave it out: give its parametrize ids that name it")
     for item in items:
         parts = item.nodeid.split("/")
-        if len(parts) > 2 and parts[0] == "tests" and parts[1] in GROUPS:
-            item.add_marker(pytest.mark.xdist_group(parts[1]))
+        group = group_for(parts)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
         elif len(parts) > 2 and parts[:2] == ["tests", "lessons"]:
             # A lesson's notebook runs are made once per process and shared by its tests
             # (tests/lessons/conftest.py), so its tests stay together.

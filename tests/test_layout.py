@@ -105,22 +105,80 @@ def _fake_item(group):
     return SimpleNamespace(group=group, get_closest_marker=lambda name: mark if group else None)
 
 
-def test_the_longest_shared_set_ups_are_scheduled_first():
-    """tests/conftest.py puts the browser tests, then the grading suite, before every other group
-    (the rest most tests first), and the tests of no group last, each group's order kept."""
+def _suite_conftest():
     import importlib.util
     spec = importlib.util.spec_from_file_location("suite_conftest", ROOT / "tests" / "conftest.py")
     suite = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(suite)
-    groups = [None, "lesson05", "grading", "lesson12", "browser", "lesson12", None, "grading",
-              "browser", "lesson12"]
+    return suite
+
+
+def test_the_longest_shared_set_ups_are_scheduled_first():
+    """tests/conftest.py puts the browser tests, the grading suite and the browser walks before
+    every other group (the rest most tests first), and the tests of no group last, each group's
+    order kept."""
+    suite = _suite_conftest()
+    groups = [None, "lesson05", "grading", "browser-walks", "lesson12", "browser", "lesson12", None,
+              "grading", "browser", "lesson12", "browser-walks"]
     items = [_fake_item(group) for group in groups]
     for n, item in enumerate(items):
         item.n = n
     order = [(item.group, item.n) for item in suite.schedule_order(items)]
-    assert order == [("browser", 4), ("browser", 8), ("grading", 2), ("grading", 7),
-                     ("lesson12", 3), ("lesson12", 5), ("lesson12", 9), ("lesson05", 1),
-                     (None, 0), (None, 6)], f"schedule_order gave {order}"
+    assert order == [("browser", 5), ("browser", 9), ("grading", 2), ("grading", 8),
+                     ("browser-walks", 3), ("browser-walks", 11),
+                     ("lesson12", 4), ("lesson12", 6), ("lesson12", 10), ("lesson05", 1),
+                     (None, 0), (None, 7)], f"schedule_order gave {order}"
+
+
+def test_the_browser_tests_are_two_groups_and_every_walk_file_exists():
+    """The walks through every lesson and the themes share one JupyterLab, the other browser
+    tests another (tests/conftest.py says why); a walk file renamed would quietly join the other."""
+    suite = _suite_conftest()
+    for name in suite.WALKS:
+        assert (ROOT / "tests" / "browser" / name).exists(), f"tests/conftest.py WALKS names {name}, which does not exist"
+        assert suite.group_for(["tests", "browser", f"{name}::test_x"]) == "browser-walks"
+    assert suite.group_for(["tests", "browser", "test_front_door.py::test_x"]) == "browser"
+    assert suite.group_for(["tests", "grading", "test_wrong_answers.py::test_x"]) is None
+    assert suite.group_for(["tests", "grading", "test_scores.py::test_x"]) == "grading"
+    assert suite.group_for(["tests", "test_carry.py::test_x"]) is None
+
+
+def test_the_grading_tests_shared_out_share_no_set_up_with_the_grading_suite():
+    """A test of SHARED_OUT that took the graded course, or a module-scoped worker, would make
+    that set-up again in every process it lands in."""
+    import ast
+    suite = _suite_conftest()
+    for name in suite.SHARED_OUT:
+        path = ROOT / "tests" / "grading" / name
+        assert path.exists(), f"tests/conftest.py SHARED_OUT names {name}, which does not exist"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                taken = {a.arg for a in node.args.args}
+                assert "graded" not in taken, f"{name}: {node.name} takes the graded course, so it " \
+                    "belongs with the grading suite: take the file out of SHARED_OUT"
+                for decorator in node.decorator_list:
+                    text = ast.unparse(decorator)
+                    assert not ("fixture" in text and "scope" in text), f"{name}: {node.name} is a " \
+                        "shared fixture, so its tests belong in one process: take the file out of SHARED_OUT"
+
+
+def test_auto_starts_one_process_more_than_the_cores(monkeypatch):
+    suite = _suite_conftest()
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert suite.pytest_xdist_auto_num_workers(None) == 3
+    monkeypatch.setattr("os.cpu_count", lambda: None)
+    assert suite.pytest_xdist_auto_num_workers(None) == 2
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "5")
+    assert suite.pytest_xdist_auto_num_workers(None) == 5
+
+
+def test_make_test_writes_bytecode_caches():
+    """A machine that sets PYTHONDONTWRITEBYTECODE would have every Python the suite starts
+    compile lab and harness again (the Makefile says why it is cleared)."""
+    command = re.search(r"^test:.*\n(?:#.*\n)*\t(.*)$", (ROOT / "Makefile").read_text(), re.M).group(1)
+    assert command.startswith("PYTHONDONTWRITEBYTECODE= "), f"make test runs {command!r}"
 
 
 def test_xdist_starts_the_groups_in_the_order_collection_gives(tmp_path):

@@ -18,6 +18,12 @@ def _rows(path):
         return list(csv.DictReader(f))
 
 
+@pytest.fixture(scope="module")
+def class_report(graded, tmp_path_factory):
+    """The report of the graded course, written once for the tests that only read it."""
+    return report.write(graded.root, tmp_path_factory.mktemp("report"))
+
+
 @pytest.fixture()
 def course_copy(graded, tmp_path):
     root = tmp_path / "course"
@@ -25,8 +31,8 @@ def course_copy(graded, tmp_path):
     return root
 
 
-def test_class_csv_has_a_row_per_learner_and_a_column_per_test(graded, tmp_path):
-    paths = report.write(graded.root, tmp_path)
+def test_class_csv_has_a_row_per_learner_and_a_column_per_test(graded, class_report):
+    paths = class_report
     assert [p.name for p in paths] == ["class.csv", "failures.csv", "failures.png"]
     rows = {row["student_id"]: row for row in _rows(paths[0])}
     a = graded.assignment
@@ -45,8 +51,8 @@ def test_class_csv_has_a_row_per_learner_and_a_column_per_test(graded, tmp_path)
     assert all(float(rows["correct"][f"{a}: {t}"]) == 1 for t in hidden)
 
 
-def test_a_file_that_could_not_be_graded_is_not_graded_and_an_absent_one_missing(graded, tmp_path):
-    rows = {row["student_id"]: row for row in _rows(report.write(graded.root, tmp_path)[0])}
+def test_a_file_that_could_not_be_graded_is_not_graded_and_an_absent_one_missing(graded, class_report):
+    rows = {row["student_id"]: row for row in _rows(class_report[0])}
     a = graded.assignment
     assert rows["not-a-notebook"][f"{a} status"] == "not graded" and rows["not-a-notebook"][a] == ""
     # a learner with nothing handed in for another assignment is missing there, not 0
@@ -57,8 +63,8 @@ def test_a_file_that_could_not_be_graded_is_not_graded_and_an_absent_one_missing
             assert rows["correct"][column] == "missing" and rows["correct"][assignment] == ""
 
 
-def test_failures_are_counted_most_failed_first_and_drawn(graded, tmp_path):
-    paths = report.write(graded.root, tmp_path)
+def test_failures_are_counted_most_failed_first_and_drawn(graded, class_report):
+    paths = class_report
     table = [r for r in _rows(paths[1]) if r["assignment"] == graded.assignment]
     assert [r["test"] for r in table] and sorted(table, key=lambda r: -int(r["failed"])) == table
     graded_count = {int(r["graded"]) for r in table}
