@@ -5,6 +5,7 @@ The token rule is the lab provider's own, so a cell can predict exactly what a r
 count_tokens(text) is len(text) // 4, and a request is counted over render_request(...).
 """
 
+import functools
 import json
 from datetime import datetime, timedelta
 
@@ -241,6 +242,12 @@ def big_log(lines=40_000):
     """
     if not isinstance(lines, int) or isinstance(lines, bool) or lines < 0:
         raise ValueError(f"big_log() takes lines as a whole number 0 or more, not {lines!r}.")
+    return _big_log(lines)
+
+
+@functools.lru_cache(maxsize=8)
+def _big_log(lines):
+    # Kept: a lesson builds forty logs of one size, and each of 40,000 lines costs a strftime.
     out = []
     for n in range(lines):
         stamp = (_LOG_START + timedelta(seconds=n)).strftime("%Y-%m-%d %H:%M:%S")
