@@ -42,20 +42,20 @@ def record(application, s, result, state):
 def _write(application, gb, s, graded):
     """The student, the submission (its timestamp and extension) and, when stage 1 converted it,
     the auto grades and late penalties of each of its notebooks."""
-    _submission(application, gb, s)
+    submission = _submission(application, gb, s)
     if graded:
-        books = _graded_notebooks(application.coursedir, gb, s)
-        for name, cells in books:
-            _auto_grades(gb, s, name, cells)
+        notebooks = [_auto_grades(gb, s, name, cells)
+                     for name, cells in _graded_notebooks(application.coursedir, gb, s)]
         # the penalties read each notebook's score, a query that flushes the grades first
-        _late_penalties(application, gb, s, [name for name, _ in books])
+        _late_penalties(application, s, submission, notebooks)
         gb.db.commit()
 
 
 def _submission(application, gb, s):
     """Autograde.init_assignment's gradebook writes: the student (made if the configuration lets
     Autograde make students, else it must exist), the assignment's existence, the submission with
-    the timestamp handed in beside it; then the learner's extension, before lateness is counted."""
+    the timestamp handed in beside it; then the learner's extension, before lateness is counted.
+    Returns the submission's row."""
     import warnings
     from nbgrader.api import MissingEntry
     from nbgrader.converters import Autograde
@@ -81,6 +81,7 @@ def _submission(application, gb, s):
         warnings.simplefilter("ignore", SAWarning)
         submission = gb.update_or_create_submission(s.assignment, s.student, **extra)
     report.extend_submission(gb, submission, s.extension)
+    return submission
 
 
 def _graded_notebooks(coursedir, gb, s):
@@ -107,7 +108,8 @@ def _auto_grades(gb, s, notebook, cells):
     """SaveAutoGrades on one notebook: each grade cell's auto score (nbgrader's determine_grade,
     so a number a test cell printed is its partial score) and whether it needs a manual grade;
     each answer cell's comment ("No response." when it is as released, task cells aside). The
-    rows are read at once, with their cells' names, rather than looked up a cell at a time."""
+    rows are read at once, with their cells' names, rather than looked up a cell at a time.
+    Returns the submitted notebook's row."""
     from nbgrader import utils
     from nbgrader.api import BaseCell, Comment, Grade
     submitted = gb.find_submission_notebook(notebook, s.assignment, s.student)
@@ -124,6 +126,7 @@ def _auto_grades(gb, s, notebook, cells):
             comment = _row(comments, cell, notebook)
             unchanged = cell.metadata.nbgrader.get("checksum", None) == utils.compute_checksum(cell)
             comment.auto_comment = "No response." if unchanged and not utils.is_task(cell) else None
+    return submitted
 
 
 def _row(rows, cell, notebook):
@@ -136,16 +139,14 @@ def _row(rows, cell, notebook):
     return rows[name]
 
 
-def _late_penalties(application, gb, s, notebooks):
-    """AssignLatePenalties on each notebook: none, or what the configured plugin charges for the
-    submission's seconds late, kept between 0 and the notebook's score."""
+def _late_penalties(application, s, submission, notebooks):
+    """AssignLatePenalties on each submitted notebook's row: none, or what the configured plugin
+    charges for the submission's seconds late, kept between 0 and the notebook's score."""
     from nbgrader.preprocessors import AssignLatePenalties
     assigner = AssignLatePenalties(parent=application)
     assigner.init_plugin()
-    submission = gb.find_submission(s.assignment, s.student)
     late = submission.total_seconds_late
-    for name in notebooks:
-        notebook = gb.find_submission_notebook(name, s.assignment, s.student)
+    for notebook in notebooks:
         notebook.late_submission_penalty = None
         if late > 0:
             penalty = assigner.plugin_inst.late_submission_penalty(s.student, notebook.score, late)
