@@ -139,7 +139,7 @@ def test_a_lab_not_begun_is_one_line_not_a_list_of_failures(tmp_path):
 
 def test_a_gap_handed_back_to_the_courses_harness_fails_each_of_its_tests(tmp_path):
     """The command line finds the course's `harness` importable, as the notebook does; a
-    summarize that is the course's (assigned, or called) would pass here and score nothing graded."""
+    summarize that is the course's (assigned, called, or kept under a name of its own) would pass here and score nothing graded."""
     text = starters.text_at(Stage(12))
     start = text.index("def summarize(model, messages):")
     end = text.index("\ndef ", start + 1)
@@ -147,7 +147,11 @@ def test_a_gap_handed_back_to_the_courses_harness_fails_each_of_its_tests(tmp_pa
                           "summarize is the course's own harness.summarize"),
              "called": ("def summarize(model, messages):\n    import harness\n"
                         "    return harness.summarize(model, messages)\n",
-                        "your summarize calls harness.summarize, the course's own answer")}
+                        "your summarize calls harness.summarize, the course's own answer"),
+             "kept": ("from harness import summarize as course_summarize\n\n"
+                      "def summarize(model, messages):\n"
+                      "    return course_summarize(model, messages)\n",
+                      "your summarize calls harness.summarize, the course's own answer")}
     for form, (gap, says) in forms.items():
         result = run("--harness", write(tmp_path, text[:start] + gap + text[end:], f"{form}.py"),
                      "--lesson", "12", "--lab", "1")

@@ -127,7 +127,7 @@ def main(argv):
     refused = {lab: sentence for name, value in found.items()
                if (sentence := takeover.the_courses_own(name, value))
                for lab in manifest.labs(lesson) if name in manifest.names(lesson, lab)}
-    with takeover.answers_out_of_reach(lesson, takeover.codes_of(found)):
+    with takeover.answers_out_of_reach(lesson, found):
         for index, t in enumerate(tests):
             if index < start:
                 continue

@@ -288,7 +288,7 @@ def _check(lesson, lab, hidden, timeout, grading, functions):
         except KeyboardInterrupt:  # between two tests
             raise _Interrupted(t) from None
 
-    with takeover.answers_out_of_reach(lesson, takeover.codes_of(ns.learner())):
+    with takeover.answers_out_of_reach(lesson, ns.learner()):
         results = engine.run_tests(checks.tests_for(lesson, lab, hidden=hidden), run)
     if engine.not_done(results):
         _say(engine.not_done_line(lab, _stubs(found)))

@@ -142,17 +142,20 @@ def _nested_codes(code):
 
 
 @contextlib.contextmanager
-def answers_out_of_reach(lesson, learner):
+def answers_out_of_reach(lesson, found):
     """While a lab's tests run: the course's own definition of each name the lesson asks for,
     wherever harness still holds it, fails the test when the learner's function of that same
     name calls it from its own body. Graded, the learner's code sees the starter, whose gaps are
     stubs: a `summarize` that returns `harness.summarize(...)` would pass here on the course's
-    answer and score nothing there (and, once installed, call itself). Given code and the tests
-    may still call the reference, and so may the learner's other functions (a test of one gap
-    runs it beside the reference of the others, so that a failure is that gap's own).
-    `learner` is {code object: full name} of the learner's functions under test."""
+    answer and score nothing there (and, once installed, call itself). The same goes for the
+    answer kept under a name of the learner's own before the check (`from harness import
+    summarize as ref`, a closure): graded, that name holds the stub too.
+    Given code and the tests may still call the reference, and so may the learner's other
+    functions (a test of one gap runs it beside the reference of the others, so that a failure
+    is that gap's own). `found` is {full name: the learner's object} of the names under test."""
+    learner = codes_of(found)
     codes = {id(c): name for c0, name in learner.items() for c in _nested_codes(c0)}
-    saved = []
+    saved, stand_ins = [], {}
     for name in manifest.names(lesson):
         if name in _installed:
             continue   # the learner's own, put there by a check that passed
@@ -162,17 +165,77 @@ def answers_out_of_reach(lesson, learner):
             continue
         # One stand-in in every place, so that places() still finds them all while it stands
         # there (a test that installs the learner's code asks for them).
-        guarded = _guarded(name, value, codes)
+        guarded = stand_ins[id(value)] = _guarded(name, value, codes)
         for owner, attribute in places:
             if vars(owner).get(attribute) is value:
                 keep_reference(owner, attribute)
                 saved.append((owner, attribute, value))
                 setattr(owner, attribute, guarded)
+    undo = _guard_aliases(found.values(), stand_ins)
     try:
         yield
     finally:
+        for put_back in reversed(undo):
+            put_back()
         for owner, attribute, value in reversed(saved):
             setattr(owner, attribute, value)
+
+
+def _guard_aliases(objects, stand_ins):
+    """Put each answer's stand-in (stand_ins: {id(answer): stand-in}) wherever the learner's
+    functions in `objects` reach that answer under a name of their own: a global their code
+    reads, or a closure cell. (A default argument cannot hold it: manifest.signature_problem
+    refuses a parameter the gap does not have.) [function that puts each one back]."""
+    undo = []
+    if not stand_ins:
+        return undo
+    for function in filter(None, map(_function_of, objects)):
+        names = {n for code in _nested_codes(function.__code__) for n in code.co_names}
+        scope = function.__globals__
+        for name in names:
+            stand_in = stand_ins.get(id(scope.get(name)))
+            if stand_in is not None:
+                undo.append(_swap_item(scope, name, stand_in))
+        for cell in function.__closure__ or ():
+            try:
+                stand_in = stand_ins.get(id(cell.cell_contents))
+            except ValueError:   # a cell not filled yet
+                continue
+            if stand_in is not None:
+                undo.append(_swap_cell(cell, stand_in))
+    return undo
+
+
+def _function_of(value):
+    value = value.fget if isinstance(value, property) else value
+    value = getattr(value, "__func__", value)
+    return value if inspect.isfunction(value) else None
+
+
+# Each puts its stand-in in and gives back what puts the old value back, unless the learner's
+# code has since put something else there itself (then that stays).
+
+def _swap_item(scope, name, stand_in):
+    old = scope[name]
+    scope[name] = stand_in
+
+    def put_back():
+        if scope.get(name) is stand_in:
+            scope[name] = old
+    return put_back
+
+
+def _swap_cell(cell, stand_in):
+    old = cell.cell_contents
+    cell.cell_contents = stand_in
+
+    def put_back():
+        try:
+            if cell.cell_contents is stand_in:
+                cell.cell_contents = old
+        except ValueError:
+            pass
+    return put_back
 
 
 def _guarded(name, reference, codes):

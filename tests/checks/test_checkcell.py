@@ -90,10 +90,11 @@ def test_a_lab_that_passed_and_then_fails_no_longer_passes(capsys):
 
 def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsys):
     calls = []
+    written_out = yours(REFERENCE_FIND_CUT)   # the course's own would be refused (see KEPT)
 
     def mine(rows, keep_recent_tokens):
         calls.append(len(rows))
-        return REFERENCE_FIND_CUT(rows, keep_recent_tokens)
+        return written_out(rows, keep_recent_tokens)
 
     lab.check(12, 2, find_cut=mine, rows=ROWS, compact=COMPACT)
     out = capsys.readouterr().out
@@ -209,6 +210,56 @@ def test_a_gap_that_hands_back_to_the_courses_answer_fails_each_test(capsys):
                      "graded code does not have: write summarize yourself.") == 3, out
     assert harness.summarize is reference, "lab.check left its guard in harness"
     assert takeover.running_on()["summarize"] == "reference"
+
+
+# The course's answer kept under a name of the learner's own before the check: graded, each of
+# these names holds the starter's stub, so none may pass in the notebook. (A default argument
+# cannot hold it: the signature check refuses a parameter the gap does not have.)
+KEPT = {
+    "an import of its own": ("from harness import summarize as course_summarize\n\n"
+                             "def summarize(model, messages):\n"
+                             "    return course_summarize(model, messages)\n"),
+    "a name of its own": ("import harness\n\n"
+                          "course_summarize = harness.summarize\n\n"
+                          "def summarize(model, messages):\n"
+                          "    return course_summarize(model, messages)\n"),
+    "a closure": ("import harness\n\n"
+                  "def make(answer):\n"
+                  "    def summarize(model, messages):\n"
+                  "        return (lambda: answer(model, messages))()\n"
+                  "    return summarize\n\n"
+                  "summarize = make(harness.summarize)\n"),
+}
+
+
+@pytest.mark.parametrize("form", KEPT)
+def test_the_courses_answer_kept_under_a_name_of_the_learners_fails_each_test(capsys, form):
+    reference = harness.summarize
+    cell = {}
+    exec(compile(KEPT[form], "<your cell>", "exec"), cell)
+    mine = cell["summarize"]
+    before = (dict(cell), [c.cell_contents for c in mine.__closure__ or ()])
+    lab.check(12, 1, summarize=mine)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in out, f"{form}: {out}"
+    assert out.count("why: your summarize calls harness.summarize, the course's own answer") == 3, out
+    after = (dict(cell), [c.cell_contents for c in mine.__closure__ or ()])
+    assert after == before, f"takeover.answers_out_of_reach left a stand-in in the learner's {form}"
+    assert harness.summarize is reference and takeover.running_on()["summarize"] == "reference"
+
+
+def test_the_answer_kept_by_the_learner_may_still_be_called_from_elsewhere(capsys):
+    """The learner's other functions and given code may call the course's answer, under any
+    name: only the gap's own function calling it is refused."""
+    cell = {"__name__": "notebook"}
+    exec(compile("from harness import summarize as course_summarize\n\n"
+                 "def helper(model, messages):\n"
+                 "    return course_summarize(model, messages)\n", "<your cell>", "exec"), cell)
+    mine = yours(harness.summarize)
+    with takeover.answers_out_of_reach(12, {"summarize": mine}):
+        assert cell["course_summarize"] is takeover.reference_of("summarize")
+    model = lab.ScriptedModel([lab.reply(lab.text("short summary"))])
+    assert cell["helper"](model, [lab.user("hello")]) == "short summary"
 
 
 def test_while_the_answers_are_out_of_reach_every_place_of_a_name_is_still_found():

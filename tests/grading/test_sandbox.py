@@ -552,11 +552,14 @@ def test_a_worker_started_during_a_check_cell_spends_the_cells_time_from_when_it
 
 @pytest.mark.parametrize("source", ["import harness\nsummarize = harness.summarize\n",
                                     "import harness\n\ndef summarize(model, messages):\n"
-                                    "    return harness.summarize(model, messages)\n"],
-                         ids=["assigned", "called"])
+                                    "    return harness.summarize(model, messages)\n",
+                                    "from harness import summarize as course_summarize\n\n"
+                                    "def summarize(model, messages):\n"
+                                    "    return course_summarize(model, messages)\n"],
+                         ids=["assigned", "called", "kept"])
 def test_a_gap_handed_back_to_harness_scores_nothing_as_the_notebook_says(source):
-    """The notebook's lab.check refuses the course's own summarize, assigned or called
-    (tests/checks/test_checkcell.py); graded, harness is the starter and the lab earns nothing."""
+    """The notebook's lab.check refuses the course's own summarize, assigned, called, or kept
+    under a name of the learner's own (tests/checks/test_checkcell.py); graded, harness is the starter and the lab earns nothing."""
     cell = {"grade_id": "lab1-tests", "points": 3, "source": "import lab\nlab.check(12, lab=1)\n"}
     got = verdict.grade(12, [("lab1-summarize", source)], [cell], timeout=10)["cells"]["lab1-tests"]
     assert got["score"] == 0 and not got["passed"], \
