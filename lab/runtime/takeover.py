@@ -20,9 +20,16 @@ from lab.course import manifest
 
 _REFERENCE = {}   # (owner, attribute) -> the reference's object, the first time it is replaced
 _installed = {}   # full name -> the learner's object now in harness
+# While a check runs (answers_out_of_reach): {id(code): full name} of the learner's functions
+# under test, whose calls into harness must find there what graded code would.
+_under_test = None
 
 
 def _put(name, value):
+    if _under_test is not None and not manifest.owner_of(name) and inspect.isfunction(value):
+        # A test puts the learner's code into harness for a while: given code runs on it, while
+        # the learner's functions under test still may not reach it through harness.
+        value = _guarded(name, value, _under_test, course=False)
     for owner, attribute in manifest.places(name):
         keep_reference(owner, attribute)
         setattr(owner, attribute, manifest._as_method(name, value) if manifest.owner_of(name) else value)
@@ -143,38 +150,49 @@ def _nested_codes(code):
 
 @contextlib.contextmanager
 def answers_out_of_reach(lesson, found):
-    """While a lab's tests run: the course's own definition of each name the lesson asks for,
-    wherever harness still holds it, fails the test when the learner's function of that same
-    name calls it from its own body. Graded, the learner's code sees the starter, whose gaps are
-    stubs: a `summarize` that returns `harness.summarize(...)` would pass here on the course's
-    answer and score nothing there (and, once installed, call itself). The same goes for the
-    answer kept under a name of the learner's own before the check (`from harness import
-    summarize as ref`, a closure): graded, that name holds the stub too.
-    Given code and the tests may still call the reference, and so may the learner's other
-    functions (a test of one gap runs it beside the reference of the others, so that a failure
-    is that gap's own). `found` is {full name: the learner's object} of the names under test."""
+    """While a lab's tests run, the learner's functions under test may not call what graded code
+    would find a stub in place of: graded, `harness` is the lesson's starter, where every gap of
+    the lesson is one, so a call that works here on harness's definition would score nothing
+    there. Each such call fails its test:
+    - the course's own definition of the function's own name, reached through harness
+      (`return harness.summarize(...)`) or under a name of the learner's own kept before the
+      check (`from harness import summarize as ref`, a closure); it would also call itself once
+      installed;
+    - harness's definition of any other function the lesson asks for, the course's or the
+      learner's own put there by a check that passed (`harness.find_cut(...)` in compact): the
+      learner's own name is the one to call.
+    Given code and the tests may still call all of it (a test of one gap runs it beside the
+    reference of the others, so that a failure is that gap's own), and so may the learner's
+    functions that are not under test. A method is only refused to its own name: a test hands
+    the learner's code objects of the course's classes, whose methods it may call. `found` is
+    {full name: the learner's object} of the names under test."""
     learner = codes_of(found)
     codes = {id(c): name for c0, name in learner.items() for c in _nested_codes(c0)}
     saved, stand_ins = [], {}
     for name in manifest.names(lesson):
-        if name in _installed:
-            continue   # the learner's own, put there by a check that passed
+        if name in _installed and name in found:
+            continue   # the learner's own, put there by a check that passed, under test again
         places = manifest.places(name)
         value = vars(places[0][0]).get(places[0][1])
         if not inspect.isfunction(value):
             continue
         # One stand-in in every place, so that places() still finds them all while it stands
         # there (a test that installs the learner's code asks for them).
-        guarded = stand_ins[id(value)] = _guarded(name, value, codes)
+        guarded = _guarded(name, value, codes, course=name not in _installed)
+        if name not in _installed:
+            stand_ins[id(value)] = guarded
         for owner, attribute in places:
             if vars(owner).get(attribute) is value:
                 keep_reference(owner, attribute)
                 saved.append((owner, attribute, value))
                 setattr(owner, attribute, guarded)
     undo = _guard_aliases(found.values(), stand_ins)
+    global _under_test
+    outer, _under_test = _under_test, codes
     try:
         yield
     finally:
+        _under_test = outer
         for put_back in reversed(undo):
             put_back()
         for owner, attribute, value in reversed(saved):
@@ -238,13 +256,23 @@ def _swap_cell(cell, stand_in):
     return put_back
 
 
-def _guarded(name, reference, codes):
+def _guarded(name, value, codes, course=True):
+    """`value` (harness's definition of `name`: the course's when `course`, else the learner's
+    own put there) as it stands in harness while a check runs: it refuses a call from the
+    learner's functions under test (`codes`) as answers_out_of_reach says, and runs for any other
+    caller."""
     bare = manifest.bare(name)
+    method = bool(manifest.owner_of(name))
 
-    @functools.wraps(reference)
+    @functools.wraps(value)
     def guarded(*args, **kwargs):
-        if codes.get(id(sys._getframe(1).f_code)) == name:
+        caller = codes.get(id(sys._getframe(1).f_code))
+        if caller is not None and course and caller == name:
             raise ReferenceCalled(f"your {bare} calls harness.{bare}, the course's own answer, "
                                   f"which graded code does not have: write {bare} yourself")
-        return reference(*args, **kwargs)
+        if caller is not None and not method:
+            raise ReferenceCalled(f"your {manifest.bare(caller)} calls harness.{bare}, which graded "
+                                  f"code does not have (there every gap of the lesson is a stub): "
+                                  + (f"call your own {bare} instead" if course else f"call {bare} directly"))
+        return value(*args, **kwargs)
     return guarded

@@ -30,15 +30,16 @@ def stub(model, messages):
     raise NotImplementedError
 
 
-def yours(reference):
+def yours(reference, **scope):
     """The reference's definition as a learner's own: the same code, written out anew (a
     learner who copied the course's text into a cell), not the course's object, which lab.check
-    refuses to count as the learner's."""
+    refuses to count as the learner's. `scope` names what the notebook holds besides the
+    reference module's names (the learner's other functions): its globals are a copy then."""
     import types
     code = reference.__code__
     return types.FunctionType(code.replace(co_filename=f"<your cell: {code.co_name}>"),
-                              reference.__globals__, reference.__name__, reference.__defaults__,
-                              reference.__closure__)
+                              dict(reference.__globals__, **scope) if scope else reference.__globals__,
+                              reference.__name__, reference.__defaults__, reference.__closure__)
 
 
 ROWS, COMPACT = yours(harness.SessionLog.rows), yours(harness.compact)   # as a learner wrote them
@@ -96,7 +97,9 @@ def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsy
         calls.append(len(rows))
         return written_out(rows, keep_recent_tokens)
 
-    lab.check(12, 2, find_cut=mine, rows=ROWS, compact=COMPACT)
+    # as in a notebook: the learner's compact calls the learner's find_cut and summarize
+    compact = yours(harness.compact, find_cut=mine, summarize=yours(harness.summarize))
+    lab.check(12, 2, find_cut=mine, rows=ROWS, compact=compact)
     out = capsys.readouterr().out
     assert "7 of 7 pass" in out
     # the success line names the cells that now run on the learner's code, as the lesson lists them
@@ -107,7 +110,7 @@ def test_a_pass_hands_the_learners_code_to_harness_and_there_is_a_way_back(capsy
     assert "[x] lab 2" in capsys.readouterr().out
     harness.compact(harness.SessionLog(lab.Workspace(), "s.jsonl"), None, keep_recent_tokens=5)
     assert calls, "compact should now call the learner's find_cut"
-    lab.check(12, 2, find_cut=mine, rows=ROWS, compact=COMPACT)  # again: harmless
+    lab.check(12, 2, find_cut=mine, rows=ROWS, compact=compact)  # again: harmless
     lab.use_reference(12)
     assert harness.find_cut is REFERENCE_FIND_CUT
     assert takeover.running_on()["find_cut"] == "reference"
@@ -260,6 +263,54 @@ def test_the_answer_kept_by_the_learner_may_still_be_called_from_elsewhere(capsy
         assert cell["course_summarize"] is takeover.reference_of("summarize")
     model = lab.ScriptedModel([lab.reply(lab.text("short summary"))])
     assert cell["helper"](model, [lab.user("hello")]) == "short summary"
+
+
+def _compact_calling(call_find_cut, call_summarize="summarize", **scope):
+    """The reference's compact written out in a notebook whose other names are `scope`, calling
+    find_cut and summarize as the two arguments say."""
+    import inspect
+    source = inspect.getsource(harness.compact)
+    source = source.replace("cut = find_cut(", f"cut = {call_find_cut}(")
+    source = source.replace("summary = summarize(", f"summary = {call_summarize}(")
+    cell = dict(vars(inspect.getmodule(harness.compact)), harness=harness, **scope)
+    exec(compile(source, "<your cell: compact>", "exec"), cell)
+    return cell["compact"]
+
+
+def test_a_gap_that_reaches_another_gap_through_harness_fails_as_graded(capsys):
+    """Graded, harness is the starter, where find_cut is a stub: a compact that calls
+    harness.find_cut (or the course's find_cut under a name of its own) would score nothing
+    there for the tests that reach it, so here those tests fail too, naming compact."""
+    find_cut, summarize = yours(harness.find_cut), yours(harness.summarize)
+    says = ("why: your compact calls harness.find_cut, which graded code does not have (there every "
+            "gap of the lesson is a stub): call your own find_cut instead.")
+    forms = {"through harness": _compact_calling("harness.find_cut", summarize=summarize),
+             "kept under a name of its own": _compact_calling(
+                 "cut_at", summarize=summarize, cut_at=takeover.reference_of("find_cut"))}
+    for form, compact in forms.items():
+        lab.check(12, 2, find_cut=find_cut, rows=ROWS, compact=compact)
+        out = " ".join(capsys.readouterr().out.split())
+        assert "Lab 2 of lesson 12, tests: 7 of 7 pass." not in out and says in out, f"{form}: {out}"
+        assert takeover.running_on()["compact"] == "reference", form
+    # the same compact calling its own find_cut passes
+    lab.check(12, 2, find_cut=find_cut, rows=ROWS,
+              compact=_compact_calling("find_cut", find_cut=find_cut, summarize=summarize))
+    assert "Lab 2 of lesson 12, tests: 7 of 7 pass." in capsys.readouterr().out
+
+
+def test_a_gap_that_reaches_the_learners_own_code_through_harness_fails_as_graded(capsys):
+    """Once lab 1 passes, harness.summarize is the learner's own; graded it is still the
+    starter's stub, so compact must call summarize itself."""
+    find_cut, summarize = yours(harness.find_cut), yours(harness.summarize)
+    lab.check(12, 1, summarize=summarize)
+    assert takeover.running_on()["summarize"] == "yours"
+    capsys.readouterr()
+    compact = _compact_calling("find_cut", "harness.summarize", find_cut=find_cut)
+    lab.check(12, 2, find_cut=find_cut, rows=ROWS, compact=compact)
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("why: your compact calls harness.summarize, which graded code does not have (there every "
+            "gap of the lesson is a stub): call summarize directly.") in out, out
+    assert harness.summarize is summarize, "lab.check left its guard in harness"
 
 
 def test_while_the_answers_are_out_of_reach_every_place_of_a_name_is_still_found():

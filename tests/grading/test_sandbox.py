@@ -564,3 +564,31 @@ def test_a_gap_handed_back_to_harness_scores_nothing_as_the_notebook_says(source
     got = verdict.grade(12, [("lab1-summarize", source)], [cell], timeout=10)["cells"]["lab1-tests"]
     assert got["score"] == 0 and not got["passed"], \
         f"verdict.grade gave a summarize handed back to harness {got['score']} points: {got['lines']}"
+
+
+def test_a_gap_that_reaches_another_gap_through_harness_earns_what_the_notebook_says(monkeypatch):
+    """Lesson 12's master with compact calling harness.find_cut: graded, harness is the starter,
+    where find_cut is a stub, so the tests that reach it fail; the notebook's lab.check
+    (tests/checks/test_checkcell.py) refuses that call, and both give the cell the same points."""
+    import harness
+    import lab
+    from lab.grader import fixtures
+    from lab.runtime import takeover
+    cells = [(g, "import harness\n" + s.replace("cut = find_cut(", "cut = harness.find_cut(")
+              if g == "lab2-compact" else s) for g, s in verdict.learner_cells(fixtures.master_of(12))]
+    assert any("harness.find_cut(" in s for _, s in cells), "lesson 12's compact no longer calls find_cut"
+    cell = {"grade_id": "lab2-tests", "points": 7, "source": "import lab\nlab.check(12, lab=2)\n"}
+    graded = verdict.grade(12, cells, [cell], timeout=10)["cells"]["lab2-tests"]
+    notebook = {k: v for k, v in vars(harness).items() if not k.startswith("_")}
+    for _, source in cells:
+        exec(compile(source, "<cell>", "exec"), notebook)
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    try:
+        partial = lab.check(12, 2, find_cut=notebook["find_cut"], rows=notebook["rows"],
+                            compact=notebook["compact"])
+    finally:
+        takeover.use_reference(12)
+    here = cell["points"] if partial is None else float(partial)   # None: every test passed
+    assert not graded["passed"] and 0 < graded["score"] < 7, graded
+    assert here == graded["score"], \
+        f"the notebook gave compact's lab {here} points and the grader {graded['score']}"
