@@ -107,7 +107,10 @@ def run_one(t, ns):
         t.run(ns)
     except Failed as failure:
         return Result(t, False, str(failure), False)
-    except NotImplementedError:
+    except NotImplementedError as error:
+        refused = getattr(error, "refused_call", None)
+        if isinstance(refused, str) and refused:   # graded: a stub the learner's code reached through harness
+            return Result(t, False, refused, False)
         return Result(t, False, "not done yet: the gap still raises NotImplementedError", True)
     except RecursionError:
         return Result(t, False, "the code recursed without end (RecursionError)", False)

@@ -685,6 +685,7 @@ class Peer:
         self.more_time = None
         self.dead = None           # why this wire can no longer be used
         self.namespace = None      # the worker's: where cells run and names are looked up
+        self.handed_back = {}      # the worker's: name -> (the starter's objects for it, a sentence)
         self.received = 0
         # The grader's: name -> the object of lab it serves the learner's code (`import lab` in
         # the worker), raising AttributeError for any other name.
@@ -1061,7 +1062,11 @@ class Peer:
             code = compile(str(source), str(filename), "exec", dont_inherit=True)
             exec(code, self.namespace)
             return None
-        found = _learner_object(self.namespace, str(message.get("name", "")))
+        name = str(message.get("name", ""))
+        found = _learner_object(self.namespace, name)
+        starters, sentence = self.handed_back.get(name, ((), ""))
+        if any(found is starter for starter in starters):   # `summarize = harness.summarize`
+            raise NameError(sentence)
         # A property (Harness.messages) is sent as its getter: the grader makes it a property again.
         return found.fget if isinstance(found, property) else found
 
@@ -1302,6 +1307,48 @@ class _Seeded:
             sys.modules.update(saved)
 
 
+def _refuse_from_the_learners_gaps(harness, calls, handed_back):
+    """The starter's stub of each gap named in `calls` ({name: {caller: sentence}}, from
+    lab.runtime.takeover.refusals) says, when the learner's function of a gap name (or code
+    inside it) calls it, what the notebook's lab.check says of that call: a NotImplementedError
+    whose refused_call is the sentence. Any other caller gets the stub as it is. Returns
+    {name: (the stub and its stand-in, the sentence for a gap that is one of them)}, from
+    `handed_back` ({name: sentence})."""
+    found = {}
+    for name, by_caller in calls.items():
+        stub = harness.__dict__.get(str(name))
+        if type(stub).__name__ == "function" and type(by_caller) is dict:
+            harness.__dict__[name] = _refusing(stub, by_caller)
+            if type(handed_back.get(name)) is str:
+                found[name] = ((stub, harness.__dict__[name]), handed_back[name])
+    return found
+
+
+def _refusing(stub, by_caller):
+    import functools
+
+    def refuse(code):
+        if not code.co_filename.startswith("<cell "):   # not the learner's cells, as the grader names them
+            return
+        sentence = by_caller.get(code.co_qualname.split(".")[0])
+        if type(sentence) is str and sentence:
+            error = NotImplementedError(sentence)
+            error.refused_call = sentence
+            raise error
+
+    if stub.__code__.co_flags & 0x80:   # CO_COROUTINE: an async def stays one
+        @functools.wraps(stub)
+        async def stand_in(*args, **kwargs):
+            refuse(sys._getframe(1).f_code)
+            return await stub(*args, **kwargs)
+    else:
+        @functools.wraps(stub)
+        def stand_in(*args, **kwargs):
+            refuse(sys._getframe(1).f_code)
+            return stub(*args, **kwargs)
+    return stand_in
+
+
 def _course_lab(peer, setup):
     """`lab` in the worker, as the learner's code may use it while it is graded: the course's
     exception classes (made here, so that `except lab.PowerCut` works and a test's PowerCut
@@ -1345,6 +1392,9 @@ def worker_main(rfd, wfd):
     import marshal
     # compiled by the grader (sandbox.starter_code), which runs this same interpreter
     exec(marshal.loads(base64.b64decode(setup["starter"])), harness.__dict__)
+    refusals = setup.get("refusals") or {}
+    peer.handed_back = _refuse_from_the_learners_gaps(harness, refusals.get("calls", {}),
+                                                      refusals.get("handed_back", {}))
     sys.modules["harness"] = harness
     sys.meta_path.insert(0, _HarnessParts(harness))
     sys.modules["lab"] = _course_lab(peer, setup)

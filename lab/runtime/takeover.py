@@ -134,6 +134,12 @@ def the_courses_own(name, value):
     code = _code_of(value)
     if code is None or code is not _code_of(reference_of(name)):
         return ""
+    return handed_back(name)
+
+
+def handed_back(name):
+    """The sentence for a gap that is harness's own definition of its name; graded, the
+    sandbox says it of the starter's stub (refusals)."""
     bare = manifest.bare(name)
     return (f"{bare} is the course's own harness.{bare}, which graded code does not have: write "
             f"{bare} yourself")
@@ -256,23 +262,44 @@ def _swap_cell(cell, stand_in):
     return put_back
 
 
+def refusal(caller, name, course=True):
+    """The sentence that fails a test where the learner's function `caller` calls harness's
+    definition of `name` (full names; the course's when `course`, else the learner's own put
+    there), or None where that call is allowed (answers_out_of_reach says which are refused).
+    Graded, the sandbox says the same (refusals)."""
+    bare = manifest.bare(name)
+    if course and caller == name:
+        return (f"your {bare} calls harness.{bare}, the course's own answer, which graded code does "
+                f"not have: write {bare} yourself")
+    if manifest.owner_of(name):
+        return None
+    return (f"your {manifest.bare(caller)} calls harness.{bare}, which graded code does not have "
+            f"(there every gap of the lesson is a stub): call your own {bare} instead")
+
+
+def refusals(lesson):
+    """What the grader's worker, whose harness is the starter, says where lab.check refuses
+    harness's definitions in `lesson`, for its functions (a method of harness's is refused by
+    manifest.find in both): {"calls": {name: {caller: sentence}}, the learner's function of one
+    name reaching the stub of another or its own; "handed_back": {name: sentence}, a gap that is
+    the stub itself}. Bare names."""
+    names = [n for n in manifest.names(lesson) if not manifest.owner_of(n)]
+    return {"calls": {manifest.bare(name): {manifest.bare(caller): refusal(caller, name) for caller in names}
+                      for name in names},
+            "handed_back": {manifest.bare(name): handed_back(name) for name in names}}
+
+
 def _guarded(name, value, codes, course=True):
     """`value` (harness's definition of `name`: the course's when `course`, else the learner's
     own put there) as it stands in harness while a check runs: it refuses a call from the
     learner's functions under test (`codes`) as answers_out_of_reach says, and runs for any other
     caller."""
-    bare = manifest.bare(name)
-    method = bool(manifest.owner_of(name))
 
     @functools.wraps(value)
     def guarded(*args, **kwargs):
         caller = codes.get(id(sys._getframe(1).f_code))
-        if caller is not None and course and caller == name:
-            raise ReferenceCalled(f"your {bare} calls harness.{bare}, the course's own answer, "
-                                  f"which graded code does not have: write {bare} yourself")
-        if caller is not None and not method:
-            raise ReferenceCalled(f"your {manifest.bare(caller)} calls harness.{bare}, which graded "
-                                  f"code does not have (there every gap of the lesson is a stub): "
-                                  + (f"call your own {bare} instead" if course else f"call {bare} directly"))
+        sentence = refusal(caller, name, course) if caller is not None else None
+        if sentence is not None:
+            raise ReferenceCalled(sentence)
         return value(*args, **kwargs)
     return guarded

@@ -309,7 +309,7 @@ def test_a_gap_that_reaches_the_learners_own_code_through_harness_fails_as_grade
     lab.check(12, 2, find_cut=find_cut, rows=ROWS, compact=compact)
     out = " ".join(capsys.readouterr().out.split())
     assert ("why: your compact calls harness.summarize, which graded code does not have (there every "
-            "gap of the lesson is a stub): call summarize directly.") in out, out
+            "gap of the lesson is a stub): call your own summarize instead.") in out, out
     assert harness.summarize is summarize, "lab.check left its guard in harness"
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from lab import checks
 from lab.course import starters
 from lab.runtime import checkcell
@@ -114,3 +116,77 @@ def test_a_spent_budget_is_the_reason_the_rest_are_not_run():
     assert [r.passed for r in results] == [True] + [False] * (len(tests) - 1)
     assert engine.not_run_line(results).endswith("not run: the cell's 4 s had already run out.")
     assert sum(r.earned for r in results) == tests[0].points
+
+
+def test_a_gap_reaching_another_through_harness_gets_one_sentence_in_all_three(tmp_path):
+    """compact calling harness.find_cut: the notebook and lab_check refuse the call (graded, harness
+    is the starter, where find_cut is a stub), and the grader's worker says the same of the stub
+    it reaches, test by test."""
+    import inspect
+
+    import harness
+    from lab.course import manifest
+    from lab.grader import fixtures
+
+    source = inspect.getsource(harness.compact).replace("cut = find_cut(", "cut = harness.find_cut(")
+    assert "harness.find_cut(" in source, "lesson 12's compact no longer calls find_cut"
+    says = ("your compact calls harness.find_cut, which graded code does not have (there every gap "
+            "of the lesson is a stub): call your own find_cut instead.")
+
+    scope = {}
+    exec(compile(starters.text_at(Stage(12), solved=True), "<solved>", "exec"), scope)
+    exec(compile("import harness\n" + source, "<your cell>", "exec"), scope)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        checkcell.check(12, lab=2, find_cut=scope["find_cut"], rows=scope["SessionLog"].rows,
+                        compact=scope["compact"])
+    checkcell.PASSED.clear()
+    notebook = _why_lines(out.getvalue())
+
+    path = tmp_path / "harness.py"
+    path.write_text(starters.text_at(Stage(12), solved=True) + "\nimport harness\n" + source, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(ROOT / "lab" / "lab_check.py"), "--harness", str(path),
+                           "--lesson", "12", "--lab", "2", "--visible-only"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    command_line = {_unwrap(line[len("FAIL  lab 2  "):].split(" -- ")[0]): line.split(" -- ", 1)[1]
+                    for line in done.stdout.splitlines() if line.startswith("FAIL  lab 2  ")}
+
+    cells = [(g, "import harness\n" + s.replace("cut = find_cut(", "cut = harness.find_cut(")
+              if g == "lab2-compact" else s) for g, s in verdict.learner_cells(fixtures.master_of(12))]
+    graded = verdict.grade(12, cells, [{"grade_id": "lab2-tests", "points": 7,
+                                        "source": "lab.check(12, lab=2)"}], timeout=10)
+    grader = _why_lines("\n".join(graded["cells"]["lab2-tests"]["lines"]))
+
+    assert notebook and set(notebook.values()) == {says}, notebook
+    for front, found in (("lab_check", command_line), ("the grader", grader)):
+        assert found == notebook, f"{front} says {found}, the notebook {notebook}"
+    assert manifest.names(12, 2)   # the lab still asks for compact beside find_cut
+
+
+HANDED_BACK = {
+    "assigned": "import harness\nsummarize = harness.summarize\n",
+    "called": "import harness\n\ndef summarize(model, messages):\n    return harness.summarize(model, messages)\n",
+    "kept": ("from harness import summarize as course_summarize\n\n"
+             "def summarize(model, messages):\n    return course_summarize(model, messages)\n"),
+}
+
+
+@pytest.mark.parametrize("form", HANDED_BACK)
+def test_a_gap_handed_back_to_harness_gets_the_notebooks_sentences_from_the_grader(form):
+    """Graded, harness.summarize is the starter's stub: the grader says of it what the notebook's
+    lab.check says of the course's answer, line for line, instead of "not written yet"."""
+    import harness
+    scope = {k: v for k, v in vars(harness).items() if not k.startswith("_")}
+    exec(compile(HANDED_BACK[form], "<your cell>", "exec"), scope)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        checkcell.check(12, lab=1, summarize=scope["summarize"])
+    checkcell.PASSED.clear()
+    graded = verdict.grade(12, [("lab1-summarize", HANDED_BACK[form])],
+                           [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}],
+                           timeout=10)["cells"]["lab1-tests"]
+    notebook = [_unwrap(line) for line in out.getvalue().split("\n  ") if "why:" in line or "not yet:" in line]
+    grader = [_unwrap(line) for line in "\n".join(graded["lines"]).split("\n  ") if "why:" in line or "not yet:" in line]
+    assert notebook and "harness.summarize" in notebook[0], out.getvalue()
+    assert grader == notebook, f"the grader says {grader}, the notebook {notebook}"
+    assert graded["score"] == 0
