@@ -1307,30 +1307,35 @@ class _Seeded:
             sys.modules.update(saved)
 
 
-def _refuse_from_the_learners_gaps(harness, calls, handed_back):
+def _refuse_from_the_learners_gaps(harness, calls, by_others, handed_back):
     """The starter's stub of each gap named in `calls` ({name: {caller: sentence}}, from
-    lab.runtime.takeover.refusals) says, when the learner's function of a gap name (or code
-    inside it) calls it, what the notebook's lab.check says of that call: a NotImplementedError
-    whose refused_call is the sentence. Any other caller gets the stub as it is. Returns
-    {name: (the stub and its stand-in, the sentence for a gap that is one of them)}, from
-    `handed_back` ({name: sentence})."""
+    lab.runtime.takeover.refusals) says, when a function of the learner's cells (or code inside
+    it) calls it, what the notebook's lab.check says of that call: a NotImplementedError whose
+    refused_call is the sentence, from `calls` for a caller of a gap's name, else from
+    `by_others` ({name: sentence with "{caller}" where the caller's name goes}). Any other caller
+    gets the stub as it is. Returns {name: (the stub and its stand-in, the sentence for a gap
+    that is one of them)}, from `handed_back` ({name: sentence})."""
     found = {}
     for name, by_caller in calls.items():
         stub = harness.__dict__.get(str(name))
+        other = by_others.get(name)
         if type(stub).__name__ == "function" and type(by_caller) is dict:
-            harness.__dict__[name] = _refusing(stub, by_caller)
+            harness.__dict__[name] = _refusing(stub, by_caller, other if type(other) is str else "")
             if type(handed_back.get(name)) is str:
                 found[name] = ((stub, harness.__dict__[name]), handed_back[name])
     return found
 
 
-def _refusing(stub, by_caller):
+def _refusing(stub, by_caller, other):
     import functools
 
     def refuse(code):
         if not code.co_filename.startswith("<cell "):   # not the learner's cells, as the grader names them
             return
-        sentence = by_caller.get(code.co_qualname.split(".")[0])
+        outer = code.co_qualname.split(".")[0]
+        sentence = by_caller.get(outer)
+        if sentence is None and other and outer.isidentifier():
+            sentence = other.replace("{caller}", outer)
         if type(sentence) is str and sentence:
             error = NotImplementedError(sentence)
             error.refused_call = sentence
@@ -1394,6 +1399,7 @@ def worker_main(rfd, wfd):
     exec(marshal.loads(base64.b64decode(setup["starter"])), harness.__dict__)
     refusals = setup.get("refusals") or {}
     peer.handed_back = _refuse_from_the_learners_gaps(harness, refusals.get("calls", {}),
+                                                      refusals.get("by_others", {}),
                                                       refusals.get("handed_back", {}))
     sys.modules["harness"] = harness
     sys.meta_path.insert(0, _HarnessParts(harness))

@@ -167,10 +167,11 @@ def answers_out_of_reach(lesson, found):
     - harness's definition of any other function the lesson asks for, the course's or the
       learner's own put there by a check that passed (`harness.find_cut(...)` in compact): the
       learner's own name is the one to call.
-    Given code and the tests may still call all of it (a test of one gap runs it beside the
-    reference of the others, so that a failure is that gap's own), and so may the learner's
-    functions that are not under test. A method is only refused to its own name: a test hands
-    the learner's code objects of the course's classes, whose methods it may call. `found` is
+    The same holds for the learner's other code in the notebook's cells (a helper of theirs,
+    another lab's function): graded, it reaches the same stubs. Given code and the tests may
+    still call all of it (a test of one gap runs it beside the reference of the others, so that
+    a failure is that gap's own). A method is only refused to its own name: a test hands the
+    learner's code objects of the course's classes, whose methods it may call. `found` is
     {full name: the learner's object} of the names under test."""
     learner = codes_of(found)
     codes = {id(c): name for c0, name in learner.items() for c in _nested_codes(c0)}
@@ -207,19 +208,17 @@ def answers_out_of_reach(lesson, found):
 
 def _guard_aliases(objects, stand_ins):
     """Put each answer's stand-in (stand_ins: {id(answer): stand-in}) wherever the learner's
-    functions in `objects` reach that answer under a name of their own: a global their code
-    reads, or a closure cell. (A default argument cannot hold it: manifest.signature_problem
-    refuses a parameter the gap does not have.) [function that puts each one back]."""
+    code reaches that answer under a name of its own: a global of the namespace the learner's
+    functions in `objects` were defined in (the notebook's), or a closure cell of theirs. (A
+    default argument cannot hold it: manifest.signature_problem refuses a parameter the gap does
+    not have.) [function that puts each one back]."""
     undo = []
     if not stand_ins:
         return undo
+    scopes = {}
     for function in filter(None, map(_function_of, objects)):
-        names = {n for code in _nested_codes(function.__code__) for n in code.co_names}
-        scope = function.__globals__
-        for name in names:
-            stand_in = stand_ins.get(id(scope.get(name)))
-            if stand_in is not None:
-                undo.append(_swap_item(scope, name, stand_in))
+        if not _course_module(function.__globals__):
+            scopes[id(function.__globals__)] = function.__globals__
         for cell in function.__closure__ or ():
             try:
                 stand_in = stand_ins.get(id(cell.cell_contents))
@@ -227,7 +226,20 @@ def _guard_aliases(objects, stand_ins):
                 continue
             if stand_in is not None:
                 undo.append(_swap_cell(cell, stand_in))
+    for scope in scopes.values():
+        for name, value in list(scope.items()):
+            stand_in = stand_ins.get(id(value))
+            if stand_in is not None:
+                undo.append(_swap_item(scope, name, stand_in))
     return undo
+
+
+def _course_module(scope):
+    """True if `scope` is the namespace of one of the course's own modules (a function of the
+    course's, written out anew, may keep it: tests do)."""
+    name = scope.get("__name__")
+    module = sys.modules.get(name) if isinstance(name, str) else None
+    return module is not None and vars(module) is scope and name.split(".")[0] in ("harness", "lab")
 
 
 def _function_of(value):
@@ -262,6 +274,9 @@ def _swap_cell(cell, stand_in):
     return put_back
 
 
+HELPER = "{caller}"   # in refusals: where the worker puts the name of a helper of the learner's
+
+
 def refusal(caller, name, course=True):
     """The sentence that fails a test where the learner's function `caller` calls harness's
     definition of `name` (full names; the course's when `course`, else the learner's own put
@@ -277,15 +292,38 @@ def refusal(caller, name, course=True):
             f"(there every gap of the lesson is a stub): call your own {bare} instead")
 
 
+def _cell_function(code):
+    """The name of the function of a notebook cell that `code` belongs to (its outermost name: a
+    helper's lambda is the helper's), or None for code that no cell of this kernel defined, and
+    for a cell's own top level. Outside IPython, None."""
+    shell = _shell()
+    try:
+        in_a_cell = shell is not None and shell.compile.format_code_name(code.co_filename) is not None
+    except Exception:   # an IPython without that method: no cell is told apart
+        return None
+    outer = code.co_qualname.split(".")[0]
+    return outer if in_a_cell and outer.isidentifier() else None
+
+
+def _shell():
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()
+
+
 def refusals(lesson):
     """What the grader's worker, whose harness is the starter, says where lab.check refuses
     harness's definitions in `lesson`, for its functions (a method of harness's is refused by
     manifest.find in both): {"calls": {name: {caller: sentence}}, the learner's function of one
-    name reaching the stub of another or its own; "handed_back": {name: sentence}, a gap that is
-    the stub itself}. Bare names."""
+    name reaching the stub of another or its own; "by_others": {name: sentence with HELPER where
+    the name of any other function of the learner's goes}; "handed_back": {name: sentence}, a gap
+    that is the stub itself}. Bare names."""
     names = [n for n in manifest.names(lesson) if not manifest.owner_of(n)]
     return {"calls": {manifest.bare(name): {manifest.bare(caller): refusal(caller, name) for caller in names}
                       for name in names},
+            "by_others": {manifest.bare(name): refusal(HELPER, name) for name in names},
             "handed_back": {manifest.bare(name): handed_back(name) for name in names}}
 
 
@@ -297,7 +335,8 @@ def _guarded(name, value, codes, course=True):
 
     @functools.wraps(value)
     def guarded(*args, **kwargs):
-        caller = codes.get(id(sys._getframe(1).f_code))
+        code = sys._getframe(1).f_code
+        caller = codes.get(id(code)) or _cell_function(code)
         sentence = refusal(caller, name, course) if caller is not None else None
         if sentence is not None:
             raise ReferenceCalled(sentence)

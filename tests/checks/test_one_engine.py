@@ -165,7 +165,8 @@ def test_a_gap_reaching_another_through_harness_gets_one_sentence_in_all_three(t
 
 HANDED_BACK = {
     "assigned": "import harness\nsummarize = harness.summarize\n",
-    "called": "import harness\n\ndef summarize(model, messages):\n    return harness.summarize(model, messages)\n",
+    "called": ("import harness\n\n"
+               "def summarize(model, messages):\n    return harness.summarize(model, messages)\n"),
     "kept": ("from harness import summarize as course_summarize\n\n"
              "def summarize(model, messages):\n    return course_summarize(model, messages)\n"),
 }
@@ -185,8 +186,104 @@ def test_a_gap_handed_back_to_harness_gets_the_notebooks_sentences_from_the_grad
     graded = verdict.grade(12, [("lab1-summarize", HANDED_BACK[form])],
                            [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}],
                            timeout=10)["cells"]["lab1-tests"]
-    notebook = [_unwrap(line) for line in out.getvalue().split("\n  ") if "why:" in line or "not yet:" in line]
-    grader = [_unwrap(line) for line in "\n".join(graded["lines"]).split("\n  ") if "why:" in line or "not yet:" in line]
+    notebook, grader = ([_unwrap(line) for line in text.split("\n  ") if "why:" in line or "not yet:" in line]
+                        for text in (out.getvalue(), "\n".join(graded["lines"])))
     assert notebook and "harness.summarize" in notebook[0], out.getvalue()
     assert grader == notebook, f"the grader says {grader}, the notebook {notebook}"
     assert graded["score"] == 0
+
+
+class _Notebook:
+    """What lab.runtime.takeover asks of IPython to tell a notebook cell's code: a compiler that
+    knows the cells' file names (IPython's CachingCompiler.format_code_name)."""
+
+    def __init__(self, *filenames):
+        self.compile = self
+        self.filenames = filenames
+
+    def format_code_name(self, name):
+        return ("Cell", "In[1]") if name in self.filenames else None
+
+
+HELPER = '''
+import harness
+
+def plan(log, budget):
+    rows = log.rows()
+    return rows, harness.find_cut(rows, budget)
+'''
+HELPERS = {"through harness": HELPER,
+           "kept under a name of its own": (
+               HELPER.replace("import harness", "from harness import find_cut as cut_at")
+                     .replace("harness.find_cut(", "cut_at("))}
+
+
+@pytest.mark.parametrize("form", HELPERS)
+def test_a_helper_reaching_a_gap_through_harness_gets_one_sentence_in_notebook_and_grader(monkeypatch, form):
+    """A helper of the learner's own, in a cell of its own, that compact calls: graded it reaches
+    find_cut's stub, so the notebook refuses its call too, and both say so of the helper."""
+    import inspect
+
+    import harness
+    from lab.grader import fixtures
+    from lab.runtime import takeover
+
+    compact = inspect.getsource(harness.compact).replace(
+        "    rows = log.rows()\n    cut = find_cut(rows, keep_recent_tokens)\n",
+        "    rows, cut = plan(log, keep_recent_tokens)\n")
+    assert "plan(log" in compact, "lesson 12's compact no longer starts with rows and find_cut"
+    says = ("your plan calls harness.find_cut, which graded code does not have (there every gap of "
+            "the lesson is a stub): call your own find_cut instead.")
+
+    scope = {}
+    exec(compile(starters.text_at(Stage(12), solved=True), "<solved>", "exec"), scope)
+    exec(compile(HELPERS[form], "<cell helper>", "exec"), scope)
+    exec(compile(compact, "<cell compact>", "exec"), scope)
+    found = {"find_cut": scope["find_cut"], "rows": scope["SessionLog"].rows, "compact": scope["compact"]}
+
+    def check():
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            checkcell.check(12, lab=2, **found)
+        checkcell.PASSED.clear()
+        takeover.use_reference(12)
+        return out.getvalue()
+
+    assert "7 of 7 pass" in check(), "outside a notebook the helper is not told apart, and the lab passes"
+    monkeypatch.setattr(takeover, "_shell", lambda: _Notebook("<cell helper>", "<cell compact>"))
+    notebook = _why_lines(check())
+
+    cells = [(g, s) for g, s in verdict.learner_cells(fixtures.master_of(12)) if g != "lab2-compact"]
+    cells += [("cell-helper", HELPERS[form]), ("lab2-compact", compact)]
+    graded = verdict.grade(12, cells, [{"grade_id": "lab2-tests", "points": 7,
+                                        "source": "lab.check(12, lab=2)"}], timeout=10)
+    grader = _why_lines("\n".join(graded["cells"]["lab2-tests"]["lines"]))
+    assert notebook and set(notebook.values()) == {says}, notebook
+    assert grader == notebook, f"the grader says {grader}, the notebook {notebook}"
+
+
+def test_in_a_real_kernel_the_helpers_call_is_refused(tmp_path):
+    """The same helper, in a notebook run by a Jupyter kernel: IPython's own names for its cells
+    are what takeover tells the learner's code by."""
+    import inspect
+
+    import nbformat
+
+    import harness
+    from lab.lessons import build
+
+    compact = inspect.getsource(harness.compact).replace(
+        "    rows = log.rows()\n    cut = find_cut(rows, keep_recent_tokens)\n",
+        "    rows, cut = plan(log, keep_recent_tokens)\n")
+    solved = starters.text_at(Stage(12), solved=True)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(f"import lab\nexec(compile({solved!r}, '<solved>', 'exec'))"),
+                nbformat.v4.new_code_cell(HELPER),
+                nbformat.v4.new_code_cell(compact),
+                nbformat.v4.new_code_cell("lab.check(12, lab=2, find_cut=find_cut, rows=SessionLog.rows, "
+                                          "compact=compact)")]
+    ran = build.execute(nb, cwd=tmp_path)
+    said = " ".join("".join(o.get("text", "") for o in ran.cells[-1].outputs).split())
+    assert "Lab 2 of lesson 12, tests: 3 of 7 pass." in said, said
+    assert ("why: your plan calls harness.find_cut, which graded code does not have (there every gap "
+            "of the lesson is a stub): call your own find_cut instead.") in said, said
