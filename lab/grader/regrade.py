@@ -25,11 +25,18 @@ def _digest(value):
 
 
 def _files_digest(folder):
+    """A hash of the files in `folder` that a grade depends on: not Python's bytecode caches,
+    which any process that imports a lesson writes beside it at a time of its own (a grade
+    would otherwise count as stale once a kernel had drawn a lesson's figure)."""
     h = hashlib.sha256()
-    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file() and not _cache(p.relative_to(folder))):
         h.update(str(path.relative_to(folder)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def _cache(relative):
+    return "__pycache__" in relative.parts or relative.suffix in (".pyc", ".pyo")
 
 
 def against(root, assignment, books):

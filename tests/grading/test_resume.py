@@ -105,3 +105,21 @@ def test_a_grade_made_against_anything_else_is_made_again(graded, course_copy, p
                                                        students=STUDENTS, jobs=2, progress=False)}
     assert {n: s.status for n, s in submissions.items()} == {"correct": "graded", "lab1-only": "skipped", "unchanged": "skipped"}
     assert submissions["correct"].regraded == regrade.AGAINST[part]
+
+
+def test_bytecode_written_beside_a_lesson_leaves_its_grades_standing(tmp_path):
+    """Any process that imports a lesson's modules may write __pycache__ beside them, whenever it
+    runs (a kernel drawing a figure, the tests): the lesson's tests are what they were, so the
+    grades made against them stand. A change to the lesson's own files still counts."""
+    from pathlib import Path
+    lessons = Path(regrade.__file__).resolve().parents[1] / "lessons"
+    folder = tmp_path / "lesson07"
+    shutil.copytree(lessons / "lesson07", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    before = regrade._files_digest(folder)
+    (folder / "__pycache__").mkdir()
+    (folder / "__pycache__" / "figures.cpython-313.pyc").write_bytes(b"bytecode")
+    (folder / "checks.cpython-313.pyc").write_bytes(b"bytecode")
+    assert regrade._files_digest(folder) == before, \
+        "regrade counts a bytecode cache as a change to the lesson's tests, and grades everything again"
+    (folder / "checks.py").write_text((folder / "checks.py").read_text() + "\n# a change\n")
+    assert regrade._files_digest(folder) != before
