@@ -252,8 +252,9 @@ def test_the_courses_answer_kept_under_a_name_of_the_learners_fails_each_test(ca
 
 
 def test_the_answer_kept_by_the_learner_may_still_be_called_from_elsewhere(capsys):
-    """The learner's other functions and given code may call the course's answer, under any
-    name: only the gap's own function calling it is refused."""
+    """The course's answer under a name of the learner's own is stood in for only in the namespace
+    the functions under test were defined in, and only while their check runs: elsewhere, and
+    afterwards, that name still calls the answer."""
     cell = {"__name__": "notebook"}
     exec(compile("from harness import summarize as course_summarize\n\n"
                  "def helper(model, messages):\n"
