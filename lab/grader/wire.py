@@ -1307,36 +1307,34 @@ class _Seeded:
             sys.modules.update(saved)
 
 
-def _refuse_from_the_learners_gaps(harness, calls, by_others, handed_back):
-    """The starter's stub of each gap named in `calls` ({name: {caller: sentence}}, from
-    lab.runtime.takeover.refusals) says, when a function of the learner's cells (or code inside
-    it) calls it, what the notebook's lab.check says of that call: a NotImplementedError whose
-    refused_call is the sentence, from `calls` for a caller of a gap's name, else from
-    `by_others` ({name: sentence with "{caller}" where the caller's name goes}). Any other caller
-    gets the stub as it is. Returns {name: (the stub and its stand-in, the sentence for a gap
-    that is one of them)}, from `handed_back` ({name: sentence})."""
+def _refuse_from_the_learners_gaps(harness, refusals):
+    """The starter's stub of each gap named in `refusals` ({name: {"own", "other", "handed_back"}},
+    from lab.runtime.takeover.refusals) says, when a function of the learner's cells (or code
+    inside it) calls it, what the notebook's lab.check says of that call: a NotImplementedError
+    whose refused_call is the sentence, "own" for the learner's function of the gap's own name,
+    else "other" with the caller's name in place of "{caller}". Any other caller gets the stub as
+    it is. Returns {name: (the stub and its stand-in, the "handed_back" sentence for a gap that is
+    one of them)}."""
     found = {}
-    for name, by_caller in calls.items():
+    for name, said in refusals.items():
         stub = harness.__dict__.get(str(name))
-        other = by_others.get(name)
-        if type(stub).__name__ == "function" and type(by_caller) is dict:
-            harness.__dict__[name] = _refusing(stub, by_caller, other if type(other) is str else "")
-            if type(handed_back.get(name)) is str:
-                found[name] = ((stub, harness.__dict__[name]), handed_back[name])
+        if type(stub).__name__ != "function" or type(said) is not dict \
+                or not all(type(said.get(k)) is str for k in ("own", "other", "handed_back")):
+            continue
+        harness.__dict__[name] = _refusing(stub, name, said["own"], said["other"])
+        found[name] = ((stub, harness.__dict__[name]), said["handed_back"])
     return found
 
 
-def _refusing(stub, by_caller, other):
+def _refusing(stub, name, own, other):
     import functools
 
     def refuse(code):
         if not code.co_filename.startswith("<cell "):   # not the learner's cells, as the grader names them
             return
         outer = code.co_qualname.split(".")[0]
-        sentence = by_caller.get(outer)
-        if sentence is None and other and outer.isidentifier():
-            sentence = other.replace("{caller}", outer)
-        if type(sentence) is str and sentence:
+        if outer.isidentifier():
+            sentence = own if outer == name else other.replace("{caller}", outer)
             error = NotImplementedError(sentence)
             error.refused_call = sentence
             raise error
@@ -1397,10 +1395,7 @@ def worker_main(rfd, wfd):
     import marshal
     # compiled by the grader (sandbox.starter_code), which runs this same interpreter
     exec(marshal.loads(base64.b64decode(setup["starter"])), harness.__dict__)
-    refusals = setup.get("refusals") or {}
-    peer.handed_back = _refuse_from_the_learners_gaps(harness, refusals.get("calls", {}),
-                                                      refusals.get("by_others", {}),
-                                                      refusals.get("handed_back", {}))
+    peer.handed_back = _refuse_from_the_learners_gaps(harness, setup.get("refusals") or {})
     sys.modules["harness"] = harness
     sys.meta_path.insert(0, _HarnessParts(harness))
     sys.modules["lab"] = _course_lab(peer, setup)

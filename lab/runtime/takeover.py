@@ -123,9 +123,14 @@ def codes_of(found):
     return codes
 
 
-def _code_of(value):
+def _unwrapped(value):
+    """A property's getter, a method's function, or `value` itself."""
     value = value.fget if isinstance(value, property) else value
-    return getattr(getattr(value, "__func__", value), "__code__", None)
+    return getattr(value, "__func__", value)
+
+
+def _code_of(value):
+    return getattr(_unwrapped(value), "__code__", None)
 
 
 def the_courses_own(name, value):
@@ -243,8 +248,7 @@ def _course_module(scope):
 
 
 def _function_of(value):
-    value = value.fget if isinstance(value, property) else value
-    value = getattr(value, "__func__", value)
+    value = _unwrapped(value)
     return value if inspect.isfunction(value) else None
 
 
@@ -316,15 +320,12 @@ def _shell():
 def refusals(lesson):
     """What the grader's worker, whose harness is the starter, says where lab.check refuses
     harness's definitions in `lesson`, for its functions (a method of harness's is refused by
-    manifest.find in both): {"calls": {name: {caller: sentence}}, the learner's function of one
-    name reaching the stub of another or its own; "by_others": {name: sentence with HELPER where
-    the name of any other function of the learner's goes}; "handed_back": {name: sentence}, a gap
-    that is the stub itself}. Bare names."""
-    names = [n for n in manifest.names(lesson) if not manifest.owner_of(n)]
-    return {"calls": {manifest.bare(name): {manifest.bare(caller): refusal(caller, name) for caller in names}
-                      for name in names},
-            "by_others": {manifest.bare(name): refusal(HELPER, name) for name in names},
-            "handed_back": {manifest.bare(name): handed_back(name) for name in names}}
+    manifest.find in both): {bare name: {"own": the learner's function of that name reaching its
+    stub, "other": any other function of the learner's reaching it, HELPER where the caller's name
+    goes, "handed_back": a gap that is the stub itself}}."""
+    return {manifest.bare(name): {"own": refusal(name, name), "other": refusal(HELPER, name),
+                                  "handed_back": handed_back(name)}
+            for name in manifest.names(lesson) if not manifest.owner_of(name)}
 
 
 def _guarded(name, value, codes, course=True):
