@@ -1,5 +1,6 @@
 """The stage around the harness: a scripted model, an in-memory disk, message builders, and ways
-to look at what happened. Importing it loads no plotting or widget library."""
+to look at what happened. Importing it loads no plotting, widget, notebook, template or HTTP
+library: those wait until a cell, lesson 16 or the agent's demonstration asks for them."""
 
 
 
@@ -34,8 +35,6 @@ from .stage.builders import call, reply, say, text, tool_result, user
 from .stage.display import big_log, count_tokens, render_request, shape, show, validate
 from .stage.display import Captured, capture_stdout, event_types
 from .stage.virtual_time import clock
-from .stage.chat_server import ChatServer, answer_status
-from .stage.chat_template import ALTERNATING_TEMPLATE, TemplateModel
 from .stage.model import CACHED_RATE, Request, ScriptError, ScriptedModel, fail, forever
 from .stage.props import guesser, summariser
 from .stage.shell import Shell, reaches_network
@@ -53,3 +52,24 @@ from .learner import startpage as _startpage  # noqa: E402,F401
 from .runtime import demo_guard as _demo_guard  # noqa: E402
 
 _demo_guard.install()
+
+# Loaded when first asked for: the chat server pulls in http.server and the template model jinja2,
+# some 60 ms that every Python importing lab (a command line, a check's worker) would pay, and
+# only lesson 16 and the agent's demonstration use them. Neither defines an exception class, so
+# lab's exceptions are all in dir(lab) from the start (the grader reads them there).
+_LATER = {"ChatServer": "chat_server", "answer_status": "chat_server",
+          "ALTERNATING_TEMPLATE": "chat_template", "TemplateModel": "chat_template"}
+
+
+def __getattr__(name):
+    if name not in _LATER:
+        raise AttributeError(f"module 'lab' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".stage.{_LATER[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LATER))
+

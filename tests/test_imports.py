@@ -148,3 +148,27 @@ def test_no_module_but_lesson_content_and_the_wire_is_over_400_lines():
     long = sorted(f"{path.relative_to(ROOT)}: {n} lines" for path in LAB.rglob("*.py") if not exempt(path)
                   if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400)
     assert long == [], "split these by what they hold"
+
+
+HEAVY = ("IPython", "ipywidgets", "jinja2", "http.server")
+
+
+def test_importing_lab_loads_no_notebook_template_or_http_library_until_asked():
+    """Every command line, check worker and grader process imports lab; what only a kernel, lesson
+    16 or the agent's demonstration needs waits until it is asked for, and then is what it was."""
+    import subprocess
+    import sys
+    probe = ("import sys, lab\n"
+             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+             "from lab import TemplateModel\n"
+             "from lab.stage import chat_server, chat_template\n"
+             "print(lab.ChatServer is chat_server.ChatServer, TemplateModel is chat_template.TemplateModel,\n"
+             "      lab.answer_status is chat_server.answer_status, 'ChatServer' in dir(lab))\n"
+             "try:\n    lab.no_such_name\nexcept AttributeError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    loaded, same, missing = done.stdout.splitlines()
+    assert loaded == "[]", f"import lab loaded {loaded}: import it where it is used"
+    assert same == "True True True True"
+    assert missing == "module 'lab' has no attribute 'no_such_name'"

@@ -13,6 +13,8 @@ Every other cell is left exactly as IPython runs it.
 Our simplification: the limit stops code that runs in the cell's own thread. A coroutine that
 lab.meanwhile runs in a thread of its own is bounded in virtual seconds by meanwhile's limit."""
 
+import sys
+
 from lab import lessons
 from lab.checks import engine
 from lab.runtime import takeover
@@ -75,11 +77,10 @@ def _handler(shell, etype, value, tb, tb_offset=None):
 def install(shell=None):
     """Hook the running IPython shell (none: do nothing). Safe to call again."""
     if shell is None:
-        try:
-            from IPython import get_ipython
-        except ImportError:
-            return
-        shell = get_ipython()
+        # A shell runs only where IPython is loaded already; importing it just to learn that
+        # none runs would cost every command-line Python some 50 ms.
+        ipython = sys.modules.get("IPython")
+        shell = ipython.get_ipython() if ipython is not None else None
     if shell is None or getattr(shell, "_lab_demo_guard", False):
         return
     shell.events.register("pre_run_cell", _before)
