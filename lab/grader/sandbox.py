@@ -146,7 +146,7 @@ class Worker:
     """One sandboxed interpreter that has loaded the starter harness and answers the grader."""
 
     def __init__(self, starter, *, mode=None, limits=None, protect=(), start_timeout=15.0, learner_names=(),
-                 refusals=None):
+                 refusals=None, doors=None):
         self.mode = mode or detect()
         self.limits = limits or Limits()
         compiled = starter_code(starter)
@@ -189,7 +189,7 @@ class Worker:
                             "course_exceptions": [[n, _builtin_base(c)] for n, c in sorted(wire.COURSE_EXCEPTIONS.items())],
                             "lab_names": list(LAB_NAMES),
                             "protect": protect, "workdir": workdir, "learner_names": list(learner_names),
-                            "refusals": refusals or {},
+                            "refusals": refusals or {}, "doors": doors or {},
                             "site": site})
             ready = self.peer.receive()
             if ready.get("k") != "ready":

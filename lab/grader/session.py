@@ -10,7 +10,7 @@ import time
 
 from lab.course import manifest, starters
 from lab.grader import sandbox, wire, worker_world
-from lab.runtime import takeover
+from lab.runtime import guards
 
 DEFAULT_TIMEOUT = 30
 WALL_FACTOR = 3         # code that waits without computing is stopped at this many times the limit
@@ -157,7 +157,7 @@ class Session:
     def _start(self):
         self.worker = sandbox.Worker(worker_starter(self.lesson), limits=self.limits,
                                      learner_names=learner_names(self.lesson), protect=self.protect,
-                                     refusals=takeover.refusals(self.lesson))
+                                     refusals=guards.refusals(self.lesson), doors=guards.door_refusals())
         self.cache = {}
         for cell_id, source in self.code_cells:
             if cell_id in self.skip:

@@ -108,7 +108,8 @@ class GradingLab:
 
     # lab's functions that read the notebook's namespace or its kernel's state: each needs a
     # grading version here, or the check cell fails rather than running it in the grader.
-    NAMESPACE_READERS = ("lab.runtime.checkcell", "lab.runtime.cells", "lab.runtime.takeover")
+    NAMESPACE_READERS = ("lab.runtime.checkcell", "lab.runtime.cells", "lab.runtime.takeover",
+                         "lab.runtime.guards")
 
     def __getattr__(self, name):
         value = getattr(lab, name)
@@ -226,7 +227,7 @@ def _builtins_for(shim):
 
     def grading_import(name, globals=None, locals=None, fromlist=(), level=0):
         if level == 0 and (name == "lab" or name.startswith("lab.")):
-            if name.startswith(("lab.runtime.checkcell", "lab.runtime.cells", "lab.runtime.takeover")):
+            if name.startswith(GradingLab.NAMESPACE_READERS):
                 raise ImportError(f"{name} reads the notebook's own namespace; the check cell "
                                   "cannot use it while grading")
             module = real_import(name, globals, locals, fromlist, level)

@@ -1309,7 +1309,7 @@ class _Seeded:
 
 def _refuse_from_the_learners_gaps(harness, refusals):
     """The starter's stub of each gap named in `refusals` ({name: {"own", "other", "handed_back"}},
-    from lab.runtime.takeover.refusals) says, when a function of the learner's cells (or code
+    from lab.runtime.guards.refusals) says, when a function of the learner's cells (or code
     inside it) calls it, what the notebook's lab.check says of that call: a NotImplementedError
     whose refused_call is the sentence, "own" for the learner's function of the gap's own name,
     else "other" with the caller's name in place of "{caller}". Any other caller gets the stub as
@@ -1365,17 +1365,42 @@ def _course_lab(peer, setup):
         COURSE_EXCEPTIONS[cls.__name__] = cls
         setattr(module, cls.__name__, cls)
     served = set(setup.get("lab_names", []))
+    doors = {str(k): v for k, v in (setup.get("doors") or {}).items() if type(v) is str}
 
     def __getattr__(name):
         if name in served:
             value = peer.request("course", name=name)
             setattr(module, name, value)
             return value
-        raise AttributeError(f"lab.{name} is not available while your code is graded: the grader "
-                             "serves lab's message builders, Workspace and ScriptedModel")
+        if name in doors:
+            return _refused_door(name, doors[name])
+        raise AttributeError(_not_served(name))
 
     module.__getattr__ = __getattr__
     return module
+
+
+def _not_served(name):
+    return (f"lab.{name} is not available while your code is graded: the grader serves lab's message "
+            "builders, Workspace and ScriptedModel")
+
+
+def _refused_door(name, sentence):
+    """lab.`name`, one of lab's functions that hand over the course's answers (DOORS in
+    lab.runtime.guards), which the grader does not serve: a call from a function of the
+    learner's cells fails as the notebook's lab.check fails it (`sentence`, "{caller}" its name),
+    any other call as an attribute lab does not serve."""
+
+    def door(*args, **kwargs):
+        code = sys._getframe(1).f_code
+        outer = code.co_qualname.split(".")[0]
+        if code.co_filename.startswith("<cell ") and outer.isidentifier():
+            error = NotImplementedError(sentence.replace("{caller}", outer))
+            error.refused_call = error.args[0]
+            raise error
+        raise AttributeError(_not_served(name))
+    door.__name__ = door.__qualname__ = name
+    return door
 
 
 def worker_main(rfd, wfd):

@@ -11,12 +11,12 @@ While a check runs, the course's own answers are kept out of the learner's reach
 holds the answer, so a gap that hands the work back to harness must not pass here either."""
 
 import contextlib
-import functools
 import inspect
 import sys
 
-from lab.checks import ReferenceCalled
 from lab.course import manifest
+from lab.runtime.guards import (guard_aliases, guard_doors, guarded, handed_back, stand_in_for,
+                                unwrapped)
 
 _REFERENCE = {}   # (owner, attribute) -> the reference's object, the first time it is replaced
 _installed = {}   # full name -> the learner's object now in harness
@@ -29,7 +29,7 @@ def _put(name, value):
     if _under_test is not None and not manifest.owner_of(name) and inspect.isfunction(value):
         # A test puts the learner's code into harness for a while: given code runs on it, while
         # the learner's functions under test still may not reach it through harness.
-        value = _guarded(name, value, _under_test, course=False)
+        value = guarded(name, value, _under_test, course=False)
     for owner, attribute in manifest.places(name):
         keep_reference(owner, attribute)
         setattr(owner, attribute, manifest._as_method(name, value) if manifest.owner_of(name) else value)
@@ -123,14 +123,8 @@ def codes_of(found):
     return codes
 
 
-def _unwrapped(value):
-    """A property's getter, a method's function, or `value` itself."""
-    value = value.fget if isinstance(value, property) else value
-    return getattr(value, "__func__", value)
-
-
 def _code_of(value):
-    return getattr(_unwrapped(value), "__code__", None)
+    return getattr(unwrapped(value), "__code__", None)
 
 
 def the_courses_own(name, value):
@@ -140,14 +134,6 @@ def the_courses_own(name, value):
     if code is None or code is not _code_of(reference_of(name)):
         return ""
     return handed_back(name)
-
-
-def handed_back(name):
-    """The sentence for a gap that is harness's own definition of its name; graded, the
-    sandbox says it of the starter's stub (refusals)."""
-    bare = manifest.bare(name)
-    return (f"{bare} is the course's own harness.{bare}, which graded code does not have: write "
-            f"{bare} yourself")
 
 
 def _nested_codes(code):
@@ -190,15 +176,16 @@ def answers_out_of_reach(lesson, found):
             continue
         # One stand-in in every place, so that places() still finds them all while it stands
         # there (a test that installs the learner's code asks for them).
-        guarded = _guarded(name, value, codes, course=name not in _installed)
+        stand_in = guarded(name, value, codes, course=name not in _installed)
         if name not in _installed:
-            stand_ins[id(value)] = guarded
+            stand_ins[id(value)] = stand_in
         for owner, attribute in places:
             if vars(owner).get(attribute) is value:
                 keep_reference(owner, attribute)
                 saved.append((owner, attribute, value))
-                setattr(owner, attribute, guarded)
-    undo = _guard_aliases(found.values(), stand_ins)
+                setattr(owner, attribute, stand_in)
+    saved += guard_doors(codes, stand_ins)
+    undo = guard_aliases(found.values(), stand_in_for(lesson, stand_ins, codes))
     global _under_test
     outer, _under_test = _under_test, codes
     try:
@@ -209,137 +196,3 @@ def answers_out_of_reach(lesson, found):
             put_back()
         for owner, attribute, value in reversed(saved):
             setattr(owner, attribute, value)
-
-
-def _guard_aliases(objects, stand_ins):
-    """Put each answer's stand-in (stand_ins: {id(answer): stand-in}) wherever the learner's
-    code reaches that answer under a name of its own: a global of the namespace the learner's
-    functions in `objects` were defined in (the notebook's), or a closure cell of theirs. (A
-    default argument cannot hold it: manifest.signature_problem refuses a parameter the gap does
-    not have.) [function that puts each one back]."""
-    undo = []
-    if not stand_ins:
-        return undo
-    scopes = {}
-    for function in filter(None, map(_function_of, objects)):
-        if not _course_module(function.__globals__):
-            scopes[id(function.__globals__)] = function.__globals__
-        for cell in function.__closure__ or ():
-            try:
-                stand_in = stand_ins.get(id(cell.cell_contents))
-            except ValueError:   # a cell not filled yet
-                continue
-            if stand_in is not None:
-                undo.append(_swap_cell(cell, stand_in))
-    for scope in scopes.values():
-        for name, value in list(scope.items()):
-            stand_in = stand_ins.get(id(value))
-            if stand_in is not None:
-                undo.append(_swap_item(scope, name, stand_in))
-    return undo
-
-
-def _course_module(scope):
-    """True if `scope` is the namespace of one of the course's own modules (a function of the
-    course's, written out anew, may keep it: tests do)."""
-    name = scope.get("__name__")
-    module = sys.modules.get(name) if isinstance(name, str) else None
-    return module is not None and vars(module) is scope and name.split(".")[0] in ("harness", "lab")
-
-
-def _function_of(value):
-    value = _unwrapped(value)
-    return value if inspect.isfunction(value) else None
-
-
-# Each puts its stand-in in and gives back what puts the old value back, unless the learner's
-# code has since put something else there itself (then that stays).
-
-def _swap_item(scope, name, stand_in):
-    old = scope[name]
-    scope[name] = stand_in
-
-    def put_back():
-        if scope.get(name) is stand_in:
-            scope[name] = old
-    return put_back
-
-
-def _swap_cell(cell, stand_in):
-    old = cell.cell_contents
-    cell.cell_contents = stand_in
-
-    def put_back():
-        try:
-            if cell.cell_contents is stand_in:
-                cell.cell_contents = old
-        except ValueError:
-            pass
-    return put_back
-
-
-HELPER = "{caller}"   # in refusals: where the worker puts the name of a helper of the learner's
-
-
-def refusal(caller, name, course=True):
-    """The sentence that fails a test where the learner's function `caller` calls harness's
-    definition of `name` (full names; the course's when `course`, else the learner's own put
-    there), or None where that call is allowed (answers_out_of_reach says which are refused).
-    Graded, the sandbox says the same (refusals)."""
-    bare = manifest.bare(name)
-    if course and caller == name:
-        return (f"your {bare} calls harness.{bare}, the course's own answer, which graded code does "
-                f"not have: write {bare} yourself")
-    if manifest.owner_of(name):
-        return None
-    return (f"your {manifest.bare(caller)} calls harness.{bare}, which graded code does not have "
-            f"(there every gap of the lesson is a stub): call your own {bare} instead")
-
-
-def _cell_function(code):
-    """The name of the function of a notebook cell that `code` belongs to (its outermost name: a
-    helper's lambda is the helper's), or None for code that no cell of this kernel defined, and
-    for a cell's own top level. Outside IPython, None."""
-    shell = _shell()
-    try:
-        in_a_cell = shell is not None and shell.compile.format_code_name(code.co_filename) is not None
-    except Exception:   # an IPython without that method: no cell is told apart
-        return None
-    outer = code.co_qualname.split(".")[0]
-    return outer if in_a_cell and outer.isidentifier() else None
-
-
-def _shell():
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    return get_ipython()
-
-
-def refusals(lesson):
-    """What the grader's worker, whose harness is the starter, says where lab.check refuses
-    harness's definitions in `lesson`, for its functions (a method of harness's is refused by
-    manifest.find in both): {bare name: {"own": the learner's function of that name reaching its
-    stub, "other": any other function of the learner's reaching it, HELPER where the caller's name
-    goes, "handed_back": a gap that is the stub itself}}."""
-    return {manifest.bare(name): {"own": refusal(name, name), "other": refusal(HELPER, name),
-                                  "handed_back": handed_back(name)}
-            for name in manifest.names(lesson) if not manifest.owner_of(name)}
-
-
-def _guarded(name, value, codes, course=True):
-    """`value` (harness's definition of `name`: the course's when `course`, else the learner's
-    own put there) as it stands in harness while a check runs: it refuses a call from the
-    learner's functions under test (`codes`) as answers_out_of_reach says, and runs for any other
-    caller."""
-
-    @functools.wraps(value)
-    def guarded(*args, **kwargs):
-        code = sys._getframe(1).f_code
-        caller = codes.get(id(code)) or _cell_function(code)
-        sentence = refusal(caller, name, course) if caller is not None else None
-        if sentence is not None:
-            raise ReferenceCalled(sentence)
-        return value(*args, **kwargs)
-    return guarded

@@ -191,6 +191,65 @@ def test_a_gap_handed_back_to_harness_gets_the_notebooks_sentences_from_the_grad
     assert graded["score"] == 0
 
 
+DOORS = {
+    "harness_at": "import lab\n\ndef summarize(model, messages):\n    return lab.harness_at(13).summarize(model, messages)\n",
+    "harness_now": "import lab\n\ndef summarize(model, messages):\n    return lab.harness_now(13).summarize(model, messages)\n",
+    "now": "import lab\n\ndef summarize(model, messages):\n    return lab.now(13, 'summarize')(model, messages)\n",
+    "use_reference": ("import harness\nimport lab\n\ndef summarize(model, messages):\n"
+                      "    lab.use_reference(12)\n    return harness.summarize(model, messages)\n"),
+    "kept": "from lab import harness_at as course\n\ndef summarize(model, messages):\n    return course(13).summarize(model, messages)\n",
+}
+TAKEN_BEFORE = {
+    "a function": "import lab\nref = lab.harness_at(13).summarize\n\ndef summarize(model, messages):\n    return ref(model, messages)\n",
+    "a module": "import lab\nlater = lab.harness_now(13)\n\ndef summarize(model, messages):\n    return later.summarize(model, messages)\n",
+}
+
+
+def _lab1_in_the_notebook(source):
+    import harness
+    scope = {k: v for k, v in vars(harness).items() if not k.startswith("_")}
+    exec(compile(source, "<your cell>", "exec"), scope)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        checkcell.check(12, lab=1, summarize=scope["summarize"])
+    checkcell.PASSED.clear()
+    from lab.runtime import takeover
+    takeover.use_reference(12)
+    return out.getvalue()
+
+
+def _lab1_graded(source):
+    return verdict.grade(12, [("lab1-summarize", source)],
+                         [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}],
+                         timeout=10)
+
+
+@pytest.mark.parametrize("form", DOORS)
+def test_a_gap_that_takes_the_answer_from_lab_gets_one_sentence_in_notebook_and_grader(form):
+    """lab.harness_at, harness_now, now and use_reference hand over the course's answers; graded,
+    lab serves none of them, so the notebook refuses the call too, and both say so alike."""
+    door = "harness_at" if form == "kept" else form
+    says = (f"your summarize calls lab.{door}, which hands over the course's own answers and which "
+            "graded code does not have: use your own code instead.")
+    printed = _lab1_in_the_notebook(DOORS[form])
+    graded = _lab1_graded(DOORS[form])["cells"]["lab1-tests"]
+    notebook, grader = (_why_lines(text) for text in (printed, "\n".join(graded["lines"])))
+    assert "0 of 3 pass" in printed and set(notebook.values()) == {says}, printed
+    assert grader == notebook, f"the grader says {grader}, the notebook {notebook}"
+    assert graded["score"] == 0
+
+
+@pytest.mark.parametrize("form", TAKEN_BEFORE)
+def test_a_course_answer_taken_from_lab_before_the_check_fails_it(form):
+    """The answer fetched at the top of the cell and kept: graded, that cell stops at lab (the
+    gap is never defined) and earns nothing; in the notebook the kept answer is refused."""
+    printed = _lab1_in_the_notebook(TAKEN_BEFORE[form])
+    assert "0 of 3 pass" in printed and "the course's own answer" in printed, printed
+    graded = _lab1_graded(TAKEN_BEFORE[form])
+    assert graded["cells"]["lab1-tests"]["score"] == 0
+    assert graded["errors"]["lab1-summarize"][0] == "AttributeError"
+
+
 class _Notebook:
     """What lab.runtime.takeover asks of IPython to tell a notebook cell's code: a compiler that
     knows the cells' file names (IPython's CachingCompiler.format_code_name)."""
@@ -224,7 +283,7 @@ def test_a_helper_reaching_a_gap_through_harness_gets_one_sentence_in_notebook_a
 
     import harness
     from lab.grader import fixtures
-    from lab.runtime import takeover
+    from lab.runtime import guards, takeover
 
     compact = inspect.getsource(harness.compact).replace(
         "    rows = log.rows()\n    cut = find_cut(rows, keep_recent_tokens)\n",
@@ -248,7 +307,7 @@ def test_a_helper_reaching_a_gap_through_harness_gets_one_sentence_in_notebook_a
         return out.getvalue()
 
     assert "7 of 7 pass" in check(), "outside a notebook the helper is not told apart, and the lab passes"
-    monkeypatch.setattr(takeover, "_shell", lambda: _Notebook("<cell helper>", "<cell compact>"))
+    monkeypatch.setattr(guards, "_shell", lambda: _Notebook("<cell helper>", "<cell compact>"))
     notebook = _why_lines(check())
 
     cells = [(g, s) for g, s in verdict.learner_cells(fixtures.master_of(12)) if g != "lab2-compact"]
