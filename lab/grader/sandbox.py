@@ -110,6 +110,35 @@ def serve_lab(name):
     return value
 
 
+def _run_to_end(awaitable):
+    """Await `awaitable` (a cell's coroutine in the worker) on an event loop of its own, as the
+    kernel's loop runs a cell with `await` at its top level. A check may start the worker while
+    a loop runs in this thread (an async test), so the loop runs in a thread of its own then;
+    the caller waits for it, so the wire still has one user at a time."""
+    import asyncio
+
+    async def awaited():
+        return await awaitable
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(awaited())
+        return
+    outcome = {}
+
+    def run():
+        try:
+            asyncio.run(awaited())
+        except BaseException as error:
+            outcome["error"] = error
+    thread = threading.Thread(target=run, name="learner-cell")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+
+
 class SandboxError(RuntimeError):
     """The sandbox could not be started at all (not the learner's fault)."""
 
@@ -223,7 +252,9 @@ class Worker:
         """Run one cell of the learner's code. Returns None, or the exception it raised."""
         self.peer.deadline = deadline
         try:
-            self.peer.request("exec", source=source, filename=filename)
+            pending = self.peer.request("exec", source=source, filename=filename)
+            if pending is not None:   # `await` at the cell's top level: its coroutine, run to its end
+                _run_to_end(pending)
         except wire.Abort:
             raise
         except Exception as error:

@@ -448,6 +448,10 @@ _ASYNC_PROTOCOLS = (("a", "__await__", _Awaitable), ("i", "__aiter__", _AsyncIte
 _remote_classes = {"": Remote}
 
 
+TOP_LEVEL_AWAIT = 0x2000   # ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, without importing ast in the worker
+CO_COROUTINE = 0x80
+
+
 def _async_flags(value):
     """Which async protocols the class of `value` has, as the letters of _ASYNC_PROTOCOLS: sent
     with its handle, so that the other side's Remote of it has exactly those. The worker may
@@ -1059,7 +1063,12 @@ class Peer:
             os._exit(0)
         if op == "exec":
             source, filename = message.get("source"), message.get("filename")
-            code = compile(str(source), str(filename), "exec", dont_inherit=True)
+            # As IPython runs a cell: `await` at its top level is allowed (autoawait). Such a cell
+            # compiles to a coroutine, which goes to the grader, whose event loop drives it as it
+            # drives a test's await of the learner's code.
+            code = compile(str(source), str(filename), "exec", flags=TOP_LEVEL_AWAIT, dont_inherit=True)
+            if code.co_flags & CO_COROUTINE:
+                return eval(code, self.namespace)
             exec(code, self.namespace)
             return None
         name = str(message.get("name", ""))
@@ -1231,7 +1240,27 @@ def _limit(limits):
 
 
 class _Shell:
-    """get_ipython() in the worker: a notebook's magics and shell escapes do nothing here."""
+    """get_ipython() in the worker. The magics that run their code in the notebook's namespace,
+    %time and the cells of %%time and %%capture, run it here too, so that what such a cell
+    defines is there as in the notebook; every other magic and shell escape does nothing.
+    (%%timeit runs its code in a namespace of its own, so nothing it defines stays: here it does
+    nothing.)"""
+
+    def __init__(self, namespace):
+        self._namespace = namespace
+
+    def run_line_magic(self, name, line, *args, **kwargs):
+        if name == "time":
+            self._run(str(line))
+
+    def run_cell_magic(self, name, line, cell, *args, **kwargs):
+        if name in ("time", "capture"):
+            self._run(str(cell))
+
+    def _run(self, source):
+        # compiled as a cell is (its functions belong to the learner's cells, lab.grader.wire
+        # _refusing), with `await` at the top level refused as IPython's %%time refuses it
+        exec(compile(source, "<cell magic>", "exec", dont_inherit=True), self._namespace)
 
     def __getattr__(self, name):
         return lambda *args, **kwargs: None
@@ -1428,7 +1457,7 @@ def worker_main(rfd, wfd):
     hidden = set(setup.get("learner_names", []))   # the learner's to define, as in the notebook
     namespace.update({k: v for k, v in vars(harness).items() if not k.startswith("_") and k not in hidden})
     namespace["harness"] = harness
-    namespace["get_ipython"] = lambda: _Shell()
+    namespace["get_ipython"] = lambda: _Shell(namespace)
     peer.namespace = namespace
     sys.stdout, sys.stderr = _Bounded(), _Bounded()
     null = os.open(os.devnull, os.O_RDWR)

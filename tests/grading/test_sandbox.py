@@ -597,3 +597,49 @@ def test_a_gap_that_reaches_another_gap_through_harness_earns_what_the_notebook_
     assert not graded["passed"] and 0 < graded["score"] < 7, graded
     assert here == graded["score"], \
         f"the notebook gave compact's lab {here} points and the grader {graded['score']}"
+
+
+AWAITS_AT_THE_TOP = '''
+import asyncio
+
+async def doubled(x):
+    await asyncio.sleep(0)
+    return 2 * x
+
+tried = await doubled(21)
+'''
+
+
+def test_a_cell_with_await_at_its_top_level_runs_as_the_notebook_runs_it():
+    """IPython runs `await` at a cell's top level (autoawait); the grader runs such a cell to its
+    end too, so a helper defined after the await is there for the gap that uses it, and an error
+    the awaited code raises is the cell's error, as in the notebook."""
+    import inspect
+
+    import harness
+    helper = inspect.getsource(harness.summarize).replace("def summarize(", "def summarize_with(")
+    gap = "def summarize(model, messages):\n    return summarize_with(model, messages)\n"
+    cell = [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}]
+    result = verdict.grade(12, [("cell-try", AWAITS_AT_THE_TOP + helper), ("lab1-summarize", gap)], cell, timeout=10)
+    assert result["errors"] == {}, result["errors"]
+    assert result["cells"]["lab1-tests"]["score"] == 3, result["cells"]["lab1-tests"]["lines"]
+
+    raising = "async def broken():\n    raise ValueError('the server said no')\n\nawait broken()\n"
+    result = verdict.grade(12, [("cell-try", raising)], cell, timeout=10)
+    assert result["errors"] == {"cell-try": ["ValueError", "the server said no"]}
+
+
+@pytest.mark.parametrize("magic,earns", [("%%time\n{gap}", 3), ("%%capture printed\n{gap}", 3),
+                                         ("{mine}\n%time summarize = mine\n", 3), ("%%timeit -n1 -r1\n{gap}", 0)])
+def test_a_gap_cell_under_a_timing_or_capturing_magic_is_graded_as_ipython_runs_it(magic, earns):
+    """%%time and %%capture run their cell in the notebook's namespace and %time its statement,
+    so the gap they define is the learner's there and graded; %%timeit runs its code in a
+    namespace of its own, so nothing it defines stays, in the notebook or graded."""
+    import inspect
+
+    import harness
+    gap = inspect.getsource(harness.summarize)
+    source = magic.format(gap=gap, mine=gap.replace("def summarize(", "def mine("))
+    result = verdict.grade(12, [("lab1-summarize", source)],
+                           [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}], timeout=10)
+    assert result["cells"]["lab1-tests"]["score"] == earns, result["cells"]["lab1-tests"]["lines"]
