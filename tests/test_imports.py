@@ -154,11 +154,15 @@ HEAVY = ("IPython", "ipywidgets", "jinja2", "http.server")
 
 
 def test_importing_lab_loads_no_notebook_template_or_http_library_until_asked():
-    """Every command line, check worker and grader process imports lab; what only a kernel, lesson
-    16 or the agent's demonstration needs waits until it is asked for, and then is what it was."""
+    """Every command line, check worker and grader process imports lab and runs checks; what only
+    a kernel, lesson 16 or the agent's demonstration needs waits until it is asked for, and then
+    is what it was."""
     import subprocess
     import sys
-    probe = ("import sys, lab\n"
+    probe = ("import contextlib, io, sys, lab\n"
+             "def summarize(model, messages):\n    return ''\n"
+             "with contextlib.redirect_stdout(io.StringIO()):   # a check, as a command line runs one\n"
+             "    lab.check(12, lab=1, summarize=summarize)\n"
              f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
              "from lab import TemplateModel\n"
              "from lab.stage import chat_server, chat_template\n"
@@ -169,6 +173,6 @@ def test_importing_lab_loads_no_notebook_template_or_http_library_until_asked():
                           stdin=subprocess.DEVNULL, timeout=60)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     loaded, same, missing = done.stdout.splitlines()
-    assert loaded == "[]", f"import lab loaded {loaded}: import it where it is used"
+    assert loaded == "[]", f"import lab and a check loaded {loaded}: import it where it is used"
     assert same == "True True True True"
     assert missing == "module 'lab' has no attribute 'no_such_name'"

@@ -180,6 +180,15 @@ def refusal(caller, name, course=True):
             f"(there every gap of the lesson is a stub): call your own {bare} instead")
 
 
+def put_by_the_learners_cells(value):
+    """True if `value`, a definition harness holds that lab did not put there, is a function of
+    the notebook's cells (`harness.summarize = summarize` in a cell of the learner's): graded, that
+    cell puts it into the worker's harness too, so a call of it through harness is no call of a
+    stub there either."""
+    code = getattr(value, "__code__", None)
+    return code is not None and _cell_function(code) is not None
+
+
 def _cell_function(code):
     """The name of the function of a notebook cell that `code` belongs to (its outermost name: a
     helper's lambda is the helper's), or None for code that no cell of this kernel defined, and
@@ -194,11 +203,9 @@ def _cell_function(code):
 
 
 def _shell():
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    return get_ipython()
+    # A shell runs only where IPython is loaded already: a command line's check never imports it.
+    ipython = sys.modules.get("IPython")
+    return ipython.get_ipython() if ipython is not None else None
 
 
 def refusals(lesson):

@@ -15,8 +15,8 @@ import inspect
 import sys
 
 from lab.course import manifest
-from lab.runtime.guards import (guard_aliases, guard_doors, guarded, handed_back, stand_in_for,
-                                unwrapped)
+from lab.runtime.guards import (guard_aliases, guard_doors, guarded, handed_back,
+                                put_by_the_learners_cells, stand_in_for, unwrapped)
 
 _REFERENCE = {}   # (owner, attribute) -> the reference's object, the first time it is replaced
 _installed = {}   # full name -> the learner's object now in harness
@@ -161,9 +161,11 @@ def answers_out_of_reach(lesson, found):
     The same holds for the learner's other code in the notebook's cells (a helper of theirs,
     another lab's function): graded, it reaches the same stubs. Given code and the tests may
     still call all of it (a test of one gap runs it beside the reference of the others, so that
-    a failure is that gap's own). A method is only refused to its own name: a test hands the
-    learner's code objects of the course's classes, whose methods it may call. `found` is
-    {full name: the learner's object} of the names under test."""
+    a failure is that gap's own). A definition the learner's own cell put into harness
+    (`harness.summarize = summarize`) is not refused: graded, that cell puts it there too. A
+    method is only refused to its own name: a test hands the learner's code objects of the
+    course's classes, whose methods it may call. `found` is {full name: the learner's object} of
+    the names under test."""
     learner = codes_of(found)
     codes = {id(c): name for c0, name in learner.items() for c in _nested_codes(c0)}
     saved, stand_ins = [], {}
@@ -172,7 +174,7 @@ def answers_out_of_reach(lesson, found):
             continue   # the learner's own, put there by a check that passed, under test again
         places = manifest.places(name)
         value = vars(places[0][0]).get(places[0][1])
-        if not inspect.isfunction(value):
+        if not inspect.isfunction(value) or (name not in _installed and put_by_the_learners_cells(value)):
             continue
         # One stand-in in every place, so that places() still finds them all while it stands
         # there (a test that installs the learner's code asks for them).

@@ -344,3 +344,47 @@ def test_in_a_real_kernel_the_helpers_call_is_refused(tmp_path):
     assert "Lab 2 of lesson 12, tests: 3 of 7 pass." in said, said
     assert ("why: your plan calls harness.find_cut, which graded code does not have (there every gap "
             "of the lesson is a stub): call your own find_cut instead.") in said, said
+
+
+def test_a_gap_the_learners_cell_put_into_harness_may_be_called_through_harness(monkeypatch):
+    """`harness.summarize = summarize` in a cell of the learner's, then compact calling
+    harness.summarize: graded, that cell puts the learner's summarize into the worker's harness,
+    so the grader gives 7 of 7; the notebook's check gives the same, where it refused the call."""
+    import inspect
+
+    import harness
+    from lab.grader import fixtures
+    from lab.runtime import guards, takeover
+
+    master = fixtures.master_of(12)
+    gaps = fixtures.solution_cells(12, master)
+    learner = dict(verdict.learner_cells(master))
+    compact = "import harness\n" + learner[gaps["compact"]].replace("summarize(", "harness.summarize(")
+    assert "harness.summarize(" in compact, "lesson 12's compact no longer calls summarize"
+    put = "import harness\nharness.summarize = summarize\n"
+
+    scope = {}
+    exec(compile(starters.text_at(Stage(12), solved=True), "<solved>", "exec"), scope)
+    exec(compile(inspect.getsource(harness.summarize), "<cell summarize>", "exec"), scope)
+    exec(compile(put, "<cell put>", "exec"), scope)
+    exec(compile(compact, "<cell compact>", "exec"), scope)
+    monkeypatch.setattr(guards, "_shell", lambda: _Notebook("<cell summarize>", "<cell put>", "<cell compact>"))
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            checkcell.check(12, lab=2, find_cut=scope["find_cut"], rows=scope["SessionLog"].rows,
+                            compact=scope["compact"])
+    finally:
+        checkcell.PASSED.clear()
+        takeover.use_reference(12)
+
+    cells = []
+    for grade_id, source in verdict.learner_cells(master):
+        if grade_id == gaps["compact"]:
+            cells += [("cell-put", put), (grade_id, compact)]
+        else:
+            cells.append((grade_id, source))
+    graded = verdict.grade(12, cells, [{"grade_id": "lab2-tests", "points": 7,
+                                        "source": "lab.check(12, lab=2)"}], timeout=10)
+    assert graded["cells"]["lab2-tests"]["score"] == 7, graded["cells"]["lab2-tests"]["lines"]
+    assert "7 of 7 pass" in out.getvalue(), out.getvalue()
