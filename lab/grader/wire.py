@@ -1355,20 +1355,29 @@ def _refuse_from_the_learners_gaps(harness, refusals):
     return found
 
 
+def _learners_function(code):
+    """The outermost name of the function of the learner's cells (as the grader names them) that
+    `code` belongs to, or None for any other code and a cell's own top level."""
+    outer = code.co_qualname.split(".")[0]
+    return outer if code.co_filename.startswith("<cell ") and outer.isidentifier() else None
+
+
+def _refused(sentence):
+    """What a refused call raises: a NotImplementedError whose refused_call lab.checks.run_one reads."""
+    error = NotImplementedError(sentence)
+    error.refused_call = sentence
+    return error
+
+
 def _refusing(stub, name, own, other):
     import functools
 
     def refuse(code):
-        if not code.co_filename.startswith("<cell "):   # not the learner's cells, as the grader names them
-            return
-        outer = code.co_qualname.split(".")[0]
-        if outer.isidentifier():
-            sentence = own if outer == name else other.replace("{caller}", outer)
-            error = NotImplementedError(sentence)
-            error.refused_call = sentence
-            raise error
+        caller = _learners_function(code)
+        if caller is not None:
+            raise _refused(own if caller == name else other.replace("{caller}", caller))
 
-    if stub.__code__.co_flags & 0x80:   # CO_COROUTINE: an async def stays one
+    if stub.__code__.co_flags & CO_COROUTINE:   # an async def stays one
         @functools.wraps(stub)
         async def stand_in(*args, **kwargs):
             refuse(sys._getframe(1).f_code)
@@ -1421,12 +1430,9 @@ def _refused_door(name, sentence):
     any other call as an attribute lab does not serve."""
 
     def door(*args, **kwargs):
-        code = sys._getframe(1).f_code
-        outer = code.co_qualname.split(".")[0]
-        if code.co_filename.startswith("<cell ") and outer.isidentifier():
-            error = NotImplementedError(sentence.replace("{caller}", outer))
-            error.refused_call = error.args[0]
-            raise error
+        caller = _learners_function(sys._getframe(1).f_code)
+        if caller is not None:
+            raise _refused(sentence.replace("{caller}", caller))
         raise AttributeError(_not_served(name))
     door.__name__ = door.__qualname__ = name
     return door

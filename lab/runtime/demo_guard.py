@@ -13,11 +13,9 @@ Every other cell is left exactly as IPython runs it.
 Our simplification: the limit stops code that runs in the cell's own thread. A coroutine that
 lab.meanwhile runs in a thread of its own is bounded in virtual seconds by meanwhile's limit."""
 
-import sys
-
 from lab import lessons
 from lab.checks import engine
-from lab.runtime import takeover
+from lab.runtime import guards, takeover
 from lab.runtime.cells import _Watchdog
 from lab.runtime.checkcell import Overran
 from lab.stage import prose
@@ -77,10 +75,7 @@ def _handler(shell, etype, value, tb, tb_offset=None):
 def install(shell=None):
     """Hook the running IPython shell (none: do nothing). Safe to call again."""
     if shell is None:
-        # A shell runs only where IPython is loaded already; importing it just to learn that
-        # none runs would cost every command-line Python some 50 ms.
-        ipython = sys.modules.get("IPython")
-        shell = ipython.get_ipython() if ipython is not None else None
+        shell = guards.running_shell()
     if shell is None or getattr(shell, "_lab_demo_guard", False):
         return
     shell.events.register("pre_run_cell", _before)

@@ -57,8 +57,7 @@ def guard_doors(codes, stand_ins):
             continue
 
         def stand_in(*args, _door=door, _value=value, **kwargs):
-            code = sys._getframe(1).f_code
-            caller = codes.get(id(code)) or _cell_function(code)
+            caller = _caller(sys._getframe(1).f_code, codes)
             if caller is not None:
                 raise ReferenceCalled(door_refusal(caller, _door))
             return _value(*args, **kwargs)
@@ -189,11 +188,17 @@ def put_by_the_learners_cells(value):
     return code is not None and _cell_function(code) is not None
 
 
+def _caller(code, codes):
+    """The learner's function that `code` is of: one under test (`codes`: {id(code): full name}),
+    or one of the notebook's cells; None for any other code."""
+    return codes.get(id(code)) or _cell_function(code)
+
+
 def _cell_function(code):
     """The name of the function of a notebook cell that `code` belongs to (its outermost name: a
     helper's lambda is the helper's), or None for code that no cell of this kernel defined, and
     for a cell's own top level. Outside IPython, None."""
-    shell = _shell()
+    shell = running_shell()
     try:
         in_a_cell = shell is not None and shell.compile.format_code_name(code.co_filename) is not None
     except Exception:   # an IPython without that method: no cell is told apart
@@ -202,8 +207,10 @@ def _cell_function(code):
     return outer if in_a_cell and outer.isidentifier() else None
 
 
-def _shell():
-    # A shell runs only where IPython is loaded already: a command line's check never imports it.
+def running_shell():
+    """The IPython shell this process runs, or None. A shell runs only where IPython is loaded
+    already, so this never imports it: a command line's check, or `import lab`, would pay some
+    50 ms to learn that none runs."""
     ipython = sys.modules.get("IPython")
     return ipython.get_ipython() if ipython is not None else None
 
@@ -227,8 +234,7 @@ def guarded(name, value, codes, course=True):
 
     @functools.wraps(value)
     def guarded(*args, **kwargs):
-        code = sys._getframe(1).f_code
-        caller = codes.get(id(code)) or _cell_function(code)
+        caller = _caller(sys._getframe(1).f_code, codes)
         sentence = refusal(caller, name, course) if caller is not None else None
         if sentence is not None:
             raise ReferenceCalled(sentence)

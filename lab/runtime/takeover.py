@@ -174,12 +174,13 @@ def answers_out_of_reach(lesson, found):
             continue   # the learner's own, put there by a check that passed, under test again
         places = manifest.places(name)
         value = vars(places[0][0]).get(places[0][1])
-        if not inspect.isfunction(value) or (name not in _installed and put_by_the_learners_cells(value)):
+        course = name not in _installed
+        if not inspect.isfunction(value) or (course and put_by_the_learners_cells(value)):
             continue
         # One stand-in in every place, so that places() still finds them all while it stands
         # there (a test that installs the learner's code asks for them).
-        stand_in = guarded(name, value, codes, course=name not in _installed)
-        if name not in _installed:
+        stand_in = guarded(name, value, codes, course=course)
+        if course:
             stand_ins[id(value)] = stand_in
         for owner, attribute in places:
             if vars(owner).get(attribute) is value:

@@ -307,7 +307,7 @@ def test_a_helper_reaching_a_gap_through_harness_gets_one_sentence_in_notebook_a
         return out.getvalue()
 
     assert "7 of 7 pass" in check(), "outside a notebook the helper is not told apart, and the lab passes"
-    monkeypatch.setattr(guards, "_shell", lambda: _Notebook("<cell helper>", "<cell compact>"))
+    monkeypatch.setattr(guards, "running_shell", lambda: _Notebook("<cell helper>", "<cell compact>"))
     notebook = _why_lines(check())
 
     cells = [(g, s) for g, s in verdict.learner_cells(fixtures.master_of(12)) if g != "lab2-compact"]
@@ -368,7 +368,7 @@ def test_a_gap_the_learners_cell_put_into_harness_may_be_called_through_harness(
     exec(compile(inspect.getsource(harness.summarize), "<cell summarize>", "exec"), scope)
     exec(compile(put, "<cell put>", "exec"), scope)
     exec(compile(compact, "<cell compact>", "exec"), scope)
-    monkeypatch.setattr(guards, "_shell", lambda: _Notebook("<cell summarize>", "<cell put>", "<cell compact>"))
+    monkeypatch.setattr(guards, "running_shell", lambda: _Notebook("<cell summarize>", "<cell put>", "<cell compact>"))
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
