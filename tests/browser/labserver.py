@@ -185,6 +185,10 @@ def ensure_chromium(log, timeout=900):
     return CHROMIUM
 
 
+# jupyter_server's words, logged before it stops, when its port is taken at its check or its bind
+PORT_TAKEN = "is already in use"
+
+
 def free_port():
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -251,11 +255,26 @@ class JupyterLab:
         base = self.program or make_lab_command()
         command = [f"--notebook-dir={self.root}" if a.startswith("--notebook-dir=") else a
                    for a in base]
-        return command + ["--no-browser", f"--ServerApp.port={self.port}", *self.extra_args]
+        # port_retries=0: on a port taken since it was picked, the server stops instead of
+        # serving on another port than the test's URL names; start() then picks again
+        return command + ["--no-browser", f"--ServerApp.port={self.port}",
+                          "--ServerApp.port_retries=0", *self.extra_args]
 
-    def start(self, timeout=60):
+    def start(self, timeout=60, tries=3):
         if not JUPYTER.exists():
             raise SetupFailed(f"{JUPYTER} is missing: build the environment first (`make venv`).")
+        chosen = self.port is None
+        for attempt in range(1, tries + 1):
+            try:
+                return self._start_once(timeout)
+            except SetupFailed:
+                # another process (a client's ephemeral port, a sibling test's server) took the
+                # free port between free_port() and the server's bind: pick another one
+                if not (chosen and attempt < tries and PORT_TAKEN in self.log.read_text()):
+                    raise
+                self.port = None
+
+    def _start_once(self, timeout):
         env = self._prepare()
         self.port = self.port or free_port()
         command = self.command()

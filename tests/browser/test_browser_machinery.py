@@ -4,6 +4,7 @@ the fold are each reported with their reason, never waited on forever and never 
 tab the tests share hands the next test nothing of the last."""
 
 import socket
+import sys
 import textwrap
 import time
 
@@ -12,7 +13,8 @@ import pytest
 from nbformat.sign import NotebookNotary
 from nbformat.v4 import new_output
 
-from labserver import TEST_SETTINGS, JupyterLab, SetupFailed, launch_chromium
+import labserver
+from labserver import PORT_TAKEN, TEST_SETTINGS, JupyterLab, SetupFailed, launch_chromium
 from lab_page import WIDGET_MIME, LearnerSawProblem, NotebookPage, Problems, close_everything
 from standin import standin_notebook, write_standin
 
@@ -29,9 +31,53 @@ def test_jupyterlab_that_exits_fails_with_the_last_lines_of_its_log(tmp_path):
     message = str(failure.value)
     assert "JupyterLab exited with code 1 before it answered" in message
     assert f"The port {port} is already in use" in message
+    assert PORT_TAKEN in message          # the words start() looks for before choosing again
     assert "Last lines of" in message and "jupyterlab.log" in message
     assert time.monotonic() - started < 30
     assert server.process is None
+
+
+# A server that behaves as jupyter_server does with port_retries=0: it stops with its words when
+# its port is taken, and answers /api/status and /lab when not.
+FAKE_SERVER = """
+import http.server, sys
+port = int(next(a for a in sys.argv if a.startswith("--ServerApp.port=")).split("=")[1])
+class Answer(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
+    def log_message(self, *args):
+        pass
+try:
+    server = http.server.HTTPServer(("127.0.0.1", port), Answer)
+except OSError:
+    print(f"The port {port} is already in use.")
+    sys.exit(1)
+server.serve_forever()
+"""
+
+
+def test_a_port_taken_after_it_was_chosen_is_chosen_again(tmp_path, monkeypatch):
+    # a client's ephemeral port, or a sibling test's server, can land on the port chosen free a
+    # moment before: the server stops (port_retries=0) and start() chooses another port
+    program = tmp_path / "fake_server.py"
+    program.write_text(FAKE_SERVER)
+    real = labserver.free_port
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        choices = iter([port])
+        monkeypatch.setattr(labserver, "free_port", lambda: next(choices, None) or real())
+        server = JupyterLab(tmp_path, tmp_path / "home", program=[sys.executable, str(program)])
+        try:
+            server.start(timeout=30)
+            assert server.port != port
+        finally:
+            server.stop()
+        # a port the caller named is the caller's: taken, it fails at once, as before
+        server = JupyterLab(tmp_path, tmp_path / "home", port=port, program=[sys.executable, str(program)])
+        with pytest.raises(SetupFailed, match="exited with code 1"):
+            server.start(timeout=30)
 
 
 def test_jupyterlab_that_does_not_answer_in_time_is_stopped_and_fails(tmp_path):

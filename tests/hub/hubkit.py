@@ -46,10 +46,17 @@ def sh(*args, check=True, **kw):
     return done
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_ports(count):
+    """`count` distinct TCP ports on 127.0.0.1 that nothing uses right now (all held while chosen,
+    so two of them are never the same port)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 # -- accounts -----------------------------------------------------------------------------------
@@ -210,30 +217,58 @@ def python_as(account, code, **kw):
 
 # -- the hub --------------------------------------------------------------------------------------
 
+# in the hub's and its proxy's EADDRINUSE, and in jupyterhub_config.py's own port check
+PORT_TAKEN = "already in use"
+
+
 class Hub:
     """A JupyterHub started from grading/hub/jupyterhub_config.py, as root, on free ports."""
 
     def __init__(self, state, exchange, learners_group=LEARNERS_GROUP, instructors_group=INSTRUCTORS_GROUP,
                  extra_env=None):
         self.state = Path(state)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ)
         self.env.update({
             "PATH": f"{VENV_BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}",
-            "COURSE_HUB_PORT": str(self.port), "COURSE_HUB_API_PORT": str(free_port()),
-            "COURSE_HUB_PROXY_API_PORT": str(free_port()), "COURSE_HUB_STATE": str(self.state),
+            "COURSE_HUB_STATE": str(self.state),
             "COURSE_LEARNERS": learners_group, "COURSE_INSTRUCTORS": instructors_group,
             "NBGRADER_EXCHANGE": str(exchange), "NBGRADER_COURSE_ID": COURSE_ID,
         })
         self.env.update(extra_env or {})
+        self._choose_ports()
         self.process = None
         self.log = self.state / "jupyterhub.log"
+
+    def _choose_ports(self):
+        self.port, api, proxy_api = free_ports(3)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env.update({"COURSE_HUB_PORT": str(self.port), "COURSE_HUB_API_PORT": str(api),
+                         "COURSE_HUB_PROXY_API_PORT": str(proxy_api)})
 
     def command(self):
         return [str(VENV_BIN / "jupyterhub"), "-f", str(CONFIG)]
 
-    def start(self, timeout=60):
+    def start(self, timeout=60, tries=3):
+        for attempt in range(1, tries + 1):
+            try:
+                return self._start_once(timeout)
+            except RuntimeError:
+                # a port chosen free was taken before the hub or its proxy bound it (by a
+                # client's ephemeral port or a sibling test's server): stop what this attempt
+                # started and choose again
+                if attempt == tries or PORT_TAKEN not in self.log.read_text():
+                    raise
+                self._kill_group()
+                self._choose_ports()
+
+    def _kill_group(self):
+        try:
+            os.killpg(self.process.pid, 9)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=10)
+
+    def _start_once(self, timeout):
         self.state.mkdir(parents=True, exist_ok=True)
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(self.command(), cwd=self.state, env=self.env,

@@ -80,8 +80,8 @@ def failure_sentences():
         taken.listen()
         port = taken.getsockname()[1]
         in_use = load(COURSE_HUB_PORT=str(port)).replace(str(port), "8000")
-    free = {name: str(hk.free_port()) for name in
-            ("COURSE_HUB_PORT", "COURSE_HUB_API_PORT", "COURSE_HUB_PROXY_API_PORT")}
+    free = dict(zip(("COURSE_HUB_PORT", "COURSE_HUB_API_PORT", "COURSE_HUB_PROXY_API_PORT"),
+                    map(str, hk.free_ports(3))))
     missing = load(COURSE_HUB_PROXY="/nonexistent/configurable-http-proxy", **free)
     return [in_use, missing]
 

@@ -71,3 +71,28 @@ def test_a_missing_proxy_is_one_sentence_and_loses_nothing(tmp_path, state):
     assert untouched(state)
     assert all(port_is_free(int(hub.env[name])) for name in
                ("COURSE_HUB_PORT", "COURSE_HUB_API_PORT", "COURSE_HUB_PROXY_API_PORT"))
+
+
+def test_a_port_taken_between_choosing_and_binding_is_chosen_again(tmp_path, monkeypatch):
+    # what a busy machine does: a client's ephemeral port, or a sibling test's server, lands on a
+    # port the test chose free a moment before; the test's hub chooses again instead of failing
+    real = hk.free_ports
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        choices = iter([[port, *real(2)]])
+        monkeypatch.setattr(hk, "free_ports", lambda count: next(choices, None) or real(count))
+        hub = hk.Hub(tmp_path / "state", tmp_path / "exchange")
+        assert hub.port == port
+        try:
+            hub.start()
+            assert hub.port != port
+            status, _ = hk.request(f"{hub.url}/hub/api/", timeout=5)
+            assert status == 200
+        finally:
+            hub.stop()
+        # one refused start was enough, and a hub whose every port is taken still fails
+        monkeypatch.setattr(hk, "free_ports", lambda count: [port, *real(count - 1)])
+        with pytest.raises(RuntimeError, match="already in use"):
+            hk.Hub(tmp_path / "again", tmp_path / "exchange").start(tries=2)
