@@ -28,6 +28,33 @@ class NotFound(LookupError):
     """A learner-written name that the namespace does not hold; the message says what to run."""
 
 
+# -- the reference, as harness held it when lab was imported ------------------------------------
+# Before any cell of the learner's ran. Later a cell may rebind harness's names
+# (`harness.summarize = summarize`) and a check that passed puts the learner's code there, so the
+# reference is read from this copy, never from harness as it is now: else the learner's function
+# would pass for the course's own, and the course's own, left in a module, for nobody's.
+
+def _copy_of_the_reference():
+    owners = [harness] + [importlib.import_module(f"harness.{m}") for m in MODULES]
+    owners += [getattr(harness, owner) for owner in sorted({owner_of(n) for n in names_every_lesson()} - {None, ""})]
+    return {id(owner): (owner, dict(vars(owner))) for owner in owners}
+
+
+_AS_IMPORTED = _copy_of_the_reference()
+
+
+def as_imported(owner, attribute):
+    """What `owner` (the harness package, one of its modules, or a class of it) held at
+    `attribute` when lab was imported: the reference there. For a class, its bases are looked
+    in too, as inspect.getattr_static does; AttributeError if none held it."""
+    for space in ([owner] if not inspect.isclass(owner) else owner.__mro__):
+        kept = _AS_IMPORTED.get(id(space))
+        held = kept[1] if kept is not None else vars(space)
+        if attribute in held:
+            return held[attribute]
+    raise AttributeError(f"harness held no {attribute} in {getattr(owner, '__name__', owner)}")
+
+
 def reference(name, lesson=None):
     """The reference's object for a full name (for a property, the property itself): the
     package's, or, given `lesson`, the version that lesson leaves. An older one is made from its
@@ -35,7 +62,7 @@ def reference(name, lesson=None):
     lesson after syllabus.PACKAGE_LESSON rewrote it) is taken from the whole harness.py of that
     lesson, run, so that it calls the other definitions of its own lesson."""
     owner, attribute = owner_of(name), bare(name)
-    final = inspect.getattr_static(getattr(harness, owner), attribute) if owner else getattr(harness, attribute)
+    final = as_imported(as_imported(harness, owner), attribute) if owner else as_imported(harness, attribute)
     steps = syllabus.UNITS[name]
     past = [s for s in steps if lesson is None or s.lesson <= lesson]
     home = [s for s in steps if s.lesson <= syllabus.PACKAGE_LESSON] or steps[:1]
@@ -46,7 +73,7 @@ def reference(name, lesson=None):
         value = getattr(module, owner).__dict__[attribute] if owner else getattr(module, attribute)
         return value
     text = starters.definition(name, lesson=lesson)
-    home = inspect.getmodule(_function(final) if owner or callable(final) else getattr(harness, attribute))
+    home = inspect.getmodule(_function(final))
     scope = dict(vars(home)) if home is not None else {}
     exec(compile(text, f"<{name} as lesson {lesson} leaves it>", "exec"), scope)
     value = scope[attribute]
@@ -100,21 +127,15 @@ def places(name):
     that defines it, and any module that imported it by name, since the given code calls it from
     there. A method has one place: its class."""
     if owner_of(name):
-        return [(getattr(harness, owner_of(name)), bare(name))]
-    value = reference(name)
-    known = _places.get(name)
-    if known is not None and known[0] is value:   # asked again by every test (takeover.installed)
-        return list(known[1])
-    found = [(harness, name)]
-    for module_name in MODULES:
-        module = importlib.import_module(f"harness.{module_name}")
-        if vars(module).get(name) is value:
-            found.append((module, name))
-    _places[name] = (value, found)
-    return list(found)
+        return [(as_imported(harness, owner_of(name)), bare(name))]
+    if name not in _places:   # asked again by every test (takeover.installed)
+        value = reference(name)
+        _places[name] = [(owner, name) for owner, held in _AS_IMPORTED.values()
+                         if not inspect.isclass(owner) and held.get(name, _places) is value]
+    return list(_places[name])
 
 
-_places = {}   # full name -> (the object in harness when its places were found, the places)
+_places = {}   # full name -> its places
 
 
 def signature_problem(name, value, lesson=None):
@@ -184,7 +205,7 @@ class Namespace:
             if owner_of(name):
                 classes.setdefault(owner_of(name), {})[bare(name)] = _as_method(name, value)
         for owner, methods in classes.items():
-            base = getattr(harness, owner)
+            base = as_imported(harness, owner)
             # learner_state: under the grader, the learner's methods run in another process and
             # may keep state on the instance a test made (lab/grader/wire.py, WRITABLE).
             setattr(self, owner, type(owner, (base,), dict(methods, __module__=base.__module__,

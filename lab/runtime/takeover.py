@@ -18,7 +18,6 @@ from lab.course import manifest
 from lab.runtime.guards import (guard_aliases, guard_doors, guarded, handed_back,
                                 put_by_the_learners_cells, stand_in_for, unwrapped)
 
-_REFERENCE = {}   # (owner, attribute) -> the reference's object, the first time it is replaced
 _installed = {}   # full name -> the learner's object now in harness
 # While a check runs (answers_out_of_reach): {id(code): full name} of the learner's functions
 # under test, whose calls into harness must find there what graded code would.
@@ -31,31 +30,18 @@ def _put(name, value):
         # the learner's functions under test still may not reach it through harness.
         value = guarded(name, value, _under_test, course=False)
     for owner, attribute in manifest.places(name):
-        keep_reference(owner, attribute)
         setattr(owner, attribute, manifest._as_method(name, value) if manifest.owner_of(name) else value)
 
 
 def _restore(name):
     for owner, attribute in manifest.places(name):
-        saved = _REFERENCE.get((id(owner), attribute))
-        if saved is not None:
-            setattr(owner, attribute, saved[2])
+        setattr(owner, attribute, manifest.as_imported(owner, attribute))
 
 
 def reference_of(name):
-    """The reference's object for a full name, whatever harness runs on now."""
-    owner, attribute = manifest.places(name)[0]
-    saved = _REFERENCE.get((id(owner), attribute))
-    return saved[2] if saved is not None else vars(owner)[attribute]
-
-
-def keep_reference(owner, attribute):
-    """Note what harness holds at (owner, attribute) as the reference there, if nothing has been
-    put there yet: before the learner's code goes there, or a stand-in for a while
-    (answers_out_of_reach), so that the reference, never the stand-in, is what comes back."""
-    key = (id(owner), attribute)
-    if key not in _REFERENCE:
-        _REFERENCE[key] = (owner, attribute, vars(owner)[attribute])
+    """The reference's object for a full name, whatever harness holds now (a check that passed
+    put the learner's code there, or a cell of the learner's put something there itself)."""
+    return manifest.reference(name)
 
 
 def install(**functions):
@@ -168,25 +154,25 @@ def answers_out_of_reach(lesson, found):
     the names under test."""
     learner = codes_of(found)
     codes = {id(c): name for c0, name in learner.items() for c in _nested_codes(c0)}
-    saved, stand_ins = [], {}
+    saved, stand_ins, guards = [], {}, {}
     for name in manifest.names(lesson):
         if name in _installed and name in found:
             continue   # the learner's own, put there by a check that passed, under test again
-        places = manifest.places(name)
-        value = vars(places[0][0]).get(places[0][1])
-        course = name not in _installed
-        if not inspect.isfunction(value) or (course and put_by_the_learners_cells(value)):
-            continue
-        # One stand-in in every place, so that places() still finds them all while it stands
-        # there (a test that installs the learner's code asks for them).
-        stand_in = guarded(name, value, codes, course=course)
-        if course:
-            stand_ins[id(value)] = stand_in
-        for owner, attribute in places:
-            if vars(owner).get(attribute) is value:
-                keep_reference(owner, attribute)
-                saved.append((owner, attribute, value))
-                setattr(owner, attribute, stand_in)
+        # Each place on its own: a cell of the learner's may have rebound one of them
+        # (`harness.summarize = summarize`) and left the course's own in another.
+        for owner, attribute in manifest.places(name):
+            value = vars(owner).get(attribute)
+            course = value is not _installed.get(name, _installed)
+            if not inspect.isfunction(value) or (course and put_by_the_learners_cells(value)):
+                continue
+            # One stand-in for one definition wherever it is: a name of the learner's that
+            # keeps it gets the same one (guard_aliases)
+            if id(value) not in guards:
+                guards[id(value)] = guarded(name, value, codes, course=course)
+                if course:
+                    stand_ins[id(value)] = guards[id(value)]
+            saved.append((owner, attribute, value))
+            setattr(owner, attribute, guards[id(value)])
     saved += guard_doors(codes, stand_ins)
     undo = guard_aliases(found.values(), stand_in_for(lesson, stand_ins, codes))
     global _under_test

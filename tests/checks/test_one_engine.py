@@ -388,3 +388,67 @@ def test_a_gap_the_learners_cell_put_into_harness_may_be_called_through_harness(
                                         "source": "lab.check(12, lab=2)"}], timeout=10)
     assert graded["cells"]["lab2-tests"]["score"] == 7, graded["cells"]["lab2-tests"]["lines"]
     assert "7 of 7 pass" in out.getvalue(), out.getvalue()
+
+
+HONEST_PUT = "import harness\nharness.summarize = summarize\n"
+COURSES_OWN = '''
+import harness
+
+def summarize(model, messages):
+    return harness.compaction.summarize(model, messages)
+'''
+
+
+def _lab1_beside_a_put(monkeypatch, source):
+    """Lesson 12's lab 1 checked in a kernel where one cell defines summarize from `source` and the
+    next puts it into harness (`harness.summarize = summarize`); what the check printed."""
+    import harness
+    from lab.runtime import guards, takeover
+
+    course = harness.compaction.summarize
+    scope = {}
+    exec(compile(source, "<cell summarize>", "exec"), scope)
+    exec(compile(HONEST_PUT, "<cell put>", "exec"), scope)
+    monkeypatch.setattr(guards, "running_shell", lambda: _Notebook("<cell summarize>", "<cell put>"))
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            checkcell.check(12, lab=1, summarize=scope["summarize"])
+    finally:
+        checkcell.PASSED.clear()
+        takeover.use_reference(12)
+        restored = harness.summarize is harness.compaction.summarize is takeover.reference_of("summarize")
+        harness.summarize = harness.compaction.summarize = course
+    return out.getvalue(), restored
+
+
+def test_the_learners_summarize_put_into_harness_by_their_cell_is_still_theirs(monkeypatch):
+    """Their own summarize, put into harness by a cell of theirs: the notebook's check took harness
+    as it then was for the course's answer and said "summarize is the course's own
+    harness.summarize" (0 of 3); the grader gave 3."""
+    import inspect
+
+    import harness
+
+    honest = "import harness\nfrom harness import *\n" + inspect.getsource(harness.summarize)
+    said, restored = _lab1_beside_a_put(monkeypatch, honest)
+    assert "Lab 1 of lesson 12, tests: 3 of 3 pass." in said, said
+    assert restored, "use_reference(12) did not put the course's summarize back where the learner's cell put theirs"
+    cell = _lab1_graded(honest + "\n" + HONEST_PUT)["cells"]["lab1-tests"]
+    assert cell["score"] == 3, cell["lines"]
+
+
+def test_the_courses_summarize_left_in_its_module_is_refused_once_harness_holds_the_learners(monkeypatch):
+    """A summarize that calls harness.compaction.summarize, the course's own, after a cell put the
+    learner's into harness.summarize: the notebook's check took the learner's for the course's
+    answer and let the call through (3 of 3); graded it is the starter's stub (0)."""
+    sentence = ("your summarize calls harness.summarize, the course's own answer, which graded code "
+                "does not have: write summarize yourself.")
+    said, restored = _lab1_beside_a_put(monkeypatch, COURSES_OWN)
+    assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in said, said
+    assert sentence in _unwrap(said), said
+    assert restored
+    # graded, harness is the lesson's starter, one module as the learner's harness.py is, with
+    # no harness.compaction: the call fails there before it reaches a stub
+    cell = _lab1_graded(COURSES_OWN + "\n" + HONEST_PUT)["cells"]["lab1-tests"]
+    assert cell["score"] == 0, cell["lines"]

@@ -14,6 +14,7 @@ import re
 import harness
 import lab
 from lab.checks import blame, expect, Failed, test
+from lab.course import manifest
 from lab.stage.prose import plural
 
 PATH = "session.jsonl"
@@ -66,7 +67,7 @@ def alone(ns, name):
     """A SessionLog class in which only the learner's `name` ("entries" or "append_message") is
     used; the other method is the reference's, so a failure is that function's own."""
     other = "append_message" if name == "entries" else "entries"
-    return type("SessionLog", (ns.SessionLog,), {other: getattr(harness.SessionLog, other)})
+    return type("SessionLog", (ns.SessionLog,), {other: manifest.reference(f"SessionLog.{other}")})
 
 
 def line_of(entry_id, message):
