@@ -391,6 +391,8 @@ def test_a_gap_the_learners_cell_put_into_harness_may_be_called_through_harness(
 
 
 HONEST_PUT = "import harness\nharness.summarize = summarize\n"
+# the same, of a draft of theirs under the gap's name
+DRAFT_PUT = "import harness\nharness.summarize = lambda model, messages: 'a draft'\n"
 COURSES_OWN = '''
 import harness
 
@@ -399,7 +401,7 @@ def summarize(model, messages):
 '''
 
 
-def _lab1_beside_a_put(monkeypatch, source):
+def _lab1_beside_a_put(monkeypatch, source, put=HONEST_PUT):
     """Lesson 12's lab 1 checked in a kernel where one cell defines summarize from `source` and the
     next puts it into harness (`harness.summarize = summarize`); what the check printed."""
     import harness
@@ -408,7 +410,7 @@ def _lab1_beside_a_put(monkeypatch, source):
     course = harness.compaction.summarize
     scope = {}
     exec(compile(source, "<cell summarize>", "exec"), scope)
-    exec(compile(HONEST_PUT, "<cell put>", "exec"), scope)
+    exec(compile(put, "<cell put>", "exec"), scope)
     monkeypatch.setattr(guards, "running_shell", lambda: _Notebook("<cell summarize>", "<cell put>"))
     out = io.StringIO()
     try:
@@ -438,17 +440,19 @@ def test_the_learners_summarize_put_into_harness_by_their_cell_is_still_theirs(m
     assert cell["score"] == 3, cell["lines"]
 
 
-def test_the_courses_summarize_left_in_its_module_is_refused_once_harness_holds_the_learners(monkeypatch):
+@pytest.mark.parametrize("put", [HONEST_PUT, DRAFT_PUT], ids=["their summarize", "a draft"])
+def test_the_courses_summarize_left_in_its_module_is_refused_once_harness_holds_the_learners(monkeypatch, put):
     """A summarize that calls harness.compaction.summarize, the course's own, after a cell put the
-    learner's into harness.summarize: the notebook's check took the learner's for the course's
-    answer and let the call through (3 of 3); graded it is the starter's stub (0)."""
+    learner's code into harness.summarize: the notebook's check took what the cell put there for
+    the course's answer, so it refused their summarize as the course's own (0 of 3, a sentence that
+    was not true) or, beside a draft, let the call through (3 of 3); graded it scores 0."""
     sentence = ("your summarize calls harness.summarize, the course's own answer, which graded code "
                 "does not have: write summarize yourself.")
-    said, restored = _lab1_beside_a_put(monkeypatch, COURSES_OWN)
+    said, restored = _lab1_beside_a_put(monkeypatch, COURSES_OWN, put)
     assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in said, said
     assert sentence in _unwrap(said), said
     assert restored
     # graded, harness is the lesson's starter, one module as the learner's harness.py is, with
     # no harness.compaction: the call fails there before it reaches a stub
-    cell = _lab1_graded(COURSES_OWN + "\n" + HONEST_PUT)["cells"]["lab1-tests"]
+    cell = _lab1_graded(COURSES_OWN + "\n" + put)["cells"]["lab1-tests"]
     assert cell["score"] == 0, cell["lines"]
