@@ -45,7 +45,8 @@ c.Autograde.autograde_preprocessors = [
 # enough here, since the learner's text reaches them only as cell sources that none of them
 # runs (and CheckMetadata still checks nbgrader's metadata at both ends).
 c.Exporter.optimistic_validation = True
-c.SandboxedTests.timeout = 30        # seconds per check cell, and per solution cell
+c.SandboxedTests.timeout = 30        # seconds per solution cell, and per check cell less its tests
+c.SandboxedTests.test_seconds = 10   # seconds per test: the notebook's limit, so a grade means what its check said
 c.SandboxedTests.memory_mb = 1024     # address space of the sandboxed worker
 c.SandboxedTests.verdict_dir = os.path.join(here, ".autograde", "verdicts")
 

@@ -20,7 +20,7 @@ from lab.stage import prose
 from lab.checks import Result
 
 WIDTH = 100          # the notebook's and the grader's lines are filled to this width
-TEST_SECONDS = 10.0  # the time one test may take in the notebook and on the command line
+TEST_SECONDS = 10.0  # the time one test may take: in the notebook, on the command line, graded (in CPU seconds)
 
 # -- running --------------------------------------------------------------------------------------
 

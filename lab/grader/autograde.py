@@ -35,7 +35,8 @@ from pathlib import Path
 
 import nbformat
 
-from lab import lessons
+from lab import checks, lessons
+from lab.checks import engine
 from lab.grader import convert, course, engines, nbgrader_ext, record, regrade, report, sandbox, session, verdict
 from lab.grader.record import record as _record   # by this name, so that a test can stand in for it
 
@@ -130,12 +131,15 @@ def default_jobs():
 
 
 def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=None,
-        force=False, progress=True, out=None):
+        force=False, progress=True, out=None, test_seconds=None):
     """Autograde the submissions of `assignments` (default: all) into the gradebook.
+    `timeout` and `test_seconds` override SandboxedTests' limits of the same names.
     Returns the Submissions, each with its status and score."""
     out = out or sys.stdout
     root = Path(root).resolve()
     overrides = {"SandboxedTests.timeout": int(timeout)} if timeout is not None else {}
+    if test_seconds is not None:
+        overrides["SandboxedTests.test_seconds"] = float(test_seconds)
     application = course.app(root, **overrides)
     sandbox.detect()   # once, here, before any fork
     jobs = max(1, int(jobs or default_jobs()))
@@ -271,10 +275,21 @@ def _warm(root, books):
 
 
 def _time_limit(application, books):
-    """How long one submission's grading process may take before it is stopped."""
+    """How long one submission's grading process may take before it is stopped: every cell its
+    time limit twice over, and every test of its lesson its own (SandboxedTests.test_seconds) as
+    long as the wall clock may stretch it (session.WALL_FACTOR)."""
     timeout = application.config.SandboxedTests.get("timeout", 30)
+    test_seconds = application.config.SandboxedTests.get("test_seconds", engine.TEST_SECONDS)
     cells = sum(len(b["checks"]) + len(b["solutions"]) for b in books.values()) or 8
-    return 120 + 2 * timeout * cells
+    tests = 0
+    for notebook, _ in books:
+        try:
+            lesson = nbgrader_ext.lesson_of(notebook)
+        except ValueError:
+            continue
+        if lesson in lessons.written():
+            tests += len(checks.tests_for(lesson))
+    return 120 + 2 * timeout * cells + session.WALL_FACTOR * test_seconds * tests
 
 
 def summary(submissions):

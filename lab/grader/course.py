@@ -19,6 +19,7 @@ from pathlib import Path
 import nbformat
 
 from lab import lessons
+from lab.checks import engine
 from lab.grader import fixtures
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,7 +76,8 @@ c.Autograde.autograde_preprocessors = [
 # enough here, since the learner's text reaches them only as cell sources that none of them
 # runs (and CheckMetadata still checks nbgrader's metadata at both ends).
 c.Exporter.optimistic_validation = True
-c.SandboxedTests.timeout = {timeout}        # seconds per check cell, and per solution cell
+c.SandboxedTests.timeout = {timeout}        # seconds per solution cell, and per check cell less its tests
+c.SandboxedTests.test_seconds = {test_seconds:g}   # seconds per test: the notebook's limit, so a grade means what its check said
 c.SandboxedTests.memory_mb = {memory_mb}     # address space of the sandboxed worker
 c.SandboxedTests.verdict_dir = os.path.join(here, "{state}", "verdicts")
 
@@ -100,6 +102,7 @@ load_subconfig("instructor_config.py", here)  # noqa: F821 (traitlets defines lo
 
 def config_text(timeout=30, memory_mb=1024):
     return CONFIG.format(course_id=COURSE_ID, timeout=timeout, memory_mb=memory_mb, state=STATE,
+                         test_seconds=engine.TEST_SECONDS,
                          validate_timeout=180)
 
 

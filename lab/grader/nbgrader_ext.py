@@ -34,11 +34,12 @@ import re
 from pathlib import Path
 
 from nbformat.notebooknode import NotebookNode
-from traitlets import Integer, Unicode
+from traitlets import Float, Integer, Unicode
 
 from nbgrader.api import Gradebook
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from lab.checks import engine
 from lab.grader import verdict, worker_world
 
 BOOKS = {}         # (notebook, assignment) -> book, filled by lab.grader.autograde for one run
@@ -308,10 +309,14 @@ def _restored(source, points, is_solution):
 class SandboxedTests(NbGraderPreprocessor):
     """Autograde's execution step, done without running the learner's code in the grader."""
 
-    timeout = Integer(verdict.DEFAULT_TIMEOUT, help="CPU seconds each check cell may take, and each "
-                      "learner cell while it defines its functions; code that waits without "
-                      "computing is stopped at three times this in wall time (less the time spent "
-                      "waiting for a CPU).").tag(config=True)
+    timeout = Integer(verdict.DEFAULT_TIMEOUT, help="CPU seconds each learner cell may take while it "
+                      "defines its functions, and each check cell less its tests; code that waits "
+                      "without computing is stopped at three times this in wall time (less the time "
+                      "spent waiting for a CPU).").tag(config=True)
+    test_seconds = Float(engine.TEST_SECONDS, help="CPU seconds each test of a check cell may take: "
+                         "the notebook's own limit of a test, so that a grade says what the "
+                         "notebook's check said; a test over it fails, and the tests after it in "
+                         "its cell are not run, as in the notebook.").tag(config=True)
     memory_mb = Integer(1024, help="Address space of the sandboxed worker, in MiB.").tag(config=True)
     verdict_dir = Unicode("", help="A directory of verdicts computed ahead of time by "
                           "`python -m lab.grader autograde` (relative to the course root).").tag(config=True)
@@ -340,7 +345,7 @@ class SandboxedTests(NbGraderPreprocessor):
         lesson = lesson_of(notebook_id)
         grade_cells = grade_cells_of(book)
         limits = self.limits()
-        key = verdict.verdict_key(lesson, code_cells, grade_cells, self.timeout, limits)
+        key = verdict.verdict_key(lesson, code_cells, grade_cells, [self.timeout, self.test_seconds], limits)
         result = None
         path = Path(self.verdict_dir, f"{key}.json") if self.verdict_dir else None
         if path is not None and path.exists():
@@ -350,7 +355,7 @@ class SandboxedTests(NbGraderPreprocessor):
                 result = None
         if result is None:
             result = verdict.grade(lesson, code_cells, grade_cells, timeout=self.timeout, limits=limits,
-                                   protect=self._course_roots())
+                                   protect=self._course_roots(), test_seconds=self.test_seconds)
             if path is not None:
                 save(path, result)
         return key, result

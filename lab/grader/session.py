@@ -4,10 +4,12 @@ started again when the learner's code ends it or runs out of time, and each cell
 in CPU seconds (Budget). lab/grader/verdict.py runs the check cells against it.
 """
 
+import contextlib
 import functools
 import os
 import time
 
+from lab.checks import engine
 from lab.course import manifest, starters
 from lab.grader import sandbox, wire, worker_world
 from lab.runtime import guards
@@ -70,6 +72,14 @@ class Budget:
         queued += sum(self.last[key][1] - self.first[key][1] for key in self.last
                       if self.last[key][1] is not None and self.first[key][1] is not None)
         return max(elapsed - queued, 0.0)
+
+    def left(self):
+        """The seconds the cell has left (by its CPU seconds, or by the wall clock where the
+        worker's cannot be read), never below 0."""
+        used = self.used()
+        if used is None:
+            used = time.monotonic() - self.started
+        return max(self.seconds - used, 0.0)
 
     def more(self):
         """A later deadline if the cell still has time left, else None (its time is up)."""
@@ -142,8 +152,11 @@ class Session:
     """The sandboxed worker for one submission: started on demand, and started again (with the
     cells that ran before) if the learner's code ends it or runs out of time."""
 
-    def __init__(self, lesson, code_cells, *, timeout=DEFAULT_TIMEOUT, limits=None, protect=()):
+    def __init__(self, lesson, code_cells, *, timeout=DEFAULT_TIMEOUT, limits=None, protect=(),
+                 test_seconds=None):
         self.lesson, self.timeout, self.protect = lesson, timeout, list(protect)
+        # each lab test's own time: the notebook's (engine.TEST_SECONDS) unless told otherwise
+        self.test_seconds = engine.TEST_SECONDS if test_seconds is None else test_seconds
         self.limits = limits or worker_world.Limits(cpu_seconds=4 * timeout + 30)
         self.code_cells = [(cell_id, as_python(source)) for cell_id, source in code_cells]
         self.worker = None
@@ -206,8 +219,25 @@ class Session:
 
     def start_cell(self):
         """Begin a check cell: its Budget starts now."""
-        self.budget = Budget(self.timeout, self._worker_cpu)
-        self.deadline = self.budget.deadline
+        self._use(Budget(self.timeout, self._worker_cpu))
+
+    @contextlib.contextmanager
+    def time_of_a_test(self, seconds):
+        """For the length of one lab test: a Budget of `seconds` of its own, as each test has in
+        the notebook (lab.checks.engine.TEST_SECONDS), so that the tests before it neither
+        shorten its time nor lend it theirs; the cell's own time stands still meanwhile."""
+        outer = self.budget
+        left = outer.left() if outer is not None else self.timeout
+        self._use(Budget(seconds, self._worker_cpu))
+        try:
+            yield
+        finally:
+            self._use(Budget(left, self._worker_cpu))
+
+    def _use(self, budget):
+        self.budget, self.deadline = budget, budget.deadline
+        if self.worker is not None:
+            self.worker.peer.deadline = self.deadline
 
     def _more_time(self):
         later = self.budget.more() if self.budget is not None else None

@@ -32,7 +32,9 @@ from lab.checks import engine
 from lab.grader import sandbox, wire
 from lab.grader.session import DEFAULT_TIMEOUT, LazyName, Session, as_python
 
-VERSION = 4             # 2: a cell's time limit counts CPU seconds (Budget); 3: lab.checks.engine's sentences; 4: per-test credit
+# 2: a cell's time limit counts CPU seconds (Budget); 3: lab.checks.engine's sentences; 4: per-test
+# credit; 5: each test its own time, as in the notebook
+VERSION = 5
 
 
 class CellFailed(AssertionError):
@@ -157,12 +159,13 @@ class GradingLab:
         ns = manifest.Namespace(refs)
 
         def run(t):   # the sandbox's isolation of one test, for engine.run_tests
+            seconds = session.test_seconds   # each test's own, as in the notebook
             try:
-                with takeover.installed(types.SimpleNamespace()):  # whatever a test installs goes back
-                    return checks.run_one(t, ns)
+                with session.time_of_a_test(seconds), takeover.installed(types.SimpleNamespace()):
+                    return checks.run_one(t, ns)   # whatever a test installs goes back
             except wire.TimedOut:
                 session._stop()
-                return engine.overran(t, "your code", f"the cell's {session.timeout:g} s")
+                return engine.overran(t, "your code", f"{seconds:g} s")
             except wire.Abort as error:
                 result = checks.Result(t, False, _abort_reason(session, error), False)
                 session._stop()
@@ -240,7 +243,8 @@ def _builtins_for(shim):
     return names
 
 
-def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=None, protect=()):
+def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=None, protect=(),
+          test_seconds=None):
     """The verdict on one submission.
 
     code_cells   [(grade_id, source)] the learner's solution cells, in notebook order
@@ -248,6 +252,8 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
                  their source from the gradebook
     protect      directories the worker must not read where no namespace hides them (the
                  course directory; the repository and /tmp always are)
+    timeout      CPU seconds of each learner cell, and of each check cell less its tests
+    test_seconds CPU seconds of each test (None: the notebook's, lab.checks.engine.TEST_SECONDS)
 
     Returns {"cells": {grade_id: {"score", "points", "passed", "lines", "reason", "tests"}},
              (score: the points of the tests that passed, all of them when "passed"; tests:
@@ -255,7 +261,8 @@ def grade(lesson, code_cells, grade_cells, *, timeout=DEFAULT_TIMEOUT, limits=No
              "errors": {cell id: [ename, evalue]}} as plain data.
     """
     import os
-    session = Session(lesson, code_cells, timeout=timeout, limits=limits, protect=protect)
+    session = Session(lesson, code_cells, timeout=timeout, limits=limits, protect=protect,
+                      test_seconds=test_seconds)
     verdicts = {}
     # As under nbgrader: should any of lab's own check functions run here after all, they raise
     # on failure instead of printing (fail closed).

@@ -456,3 +456,73 @@ def test_the_courses_summarize_left_in_its_module_is_refused_once_harness_holds_
     # no harness.compaction: the call fails there before it reaches a stub
     cell = _lab1_graded(COURSES_OWN + "\n" + put)["cells"]["lab1-tests"]
     assert cell["score"] == 0, cell["lines"]
+
+
+# An honest summarize that spends `seconds` of CPU on every call before it answers.
+SLOW = '''
+import time
+from harness import *
+
+{reference}
+
+_answer = summarize
+
+def summarize(model, messages):
+    started = time.process_time()
+    while time.process_time() - started < {seconds}:
+        pass
+    return _answer(model, messages)
+'''
+
+
+def _slow(seconds):
+    import inspect
+
+    import harness
+    return SLOW.format(reference=inspect.getsource(harness.summarize), seconds=seconds)
+
+
+def _slow_in_the_notebook(source, seconds):
+    from lab.runtime import takeover
+    scope = {}
+    exec(compile(source, "<slow cell>", "exec"), scope)
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            checkcell.check(12, lab=1, summarize=scope["summarize"], timeout=seconds)
+    finally:
+        checkcell.PASSED.clear()
+        takeover.use_reference(12)
+    return out.getvalue()
+
+
+def test_each_test_has_its_own_time_in_the_grader_as_in_the_notebook(monkeypatch):
+    """The notebook gives each test TEST_SECONDS; the grader gave a check cell's tests one budget
+    together, so code a little slow on every test lost the later ones to the earlier ones' time
+    (graded 2 of 3 where the notebook said 3 of 3)."""
+    monkeypatch.setattr(engine, "TEST_SECONDS", 3.0)   # wall time in the notebook: room for a busy machine
+    source = _slow(0.3)
+    said = _slow_in_the_notebook(source, 3.0)
+    assert "Lab 1 of lesson 12, tests: 3 of 3 pass." in said, said
+    # a cell's time shorter than the tests' together, as 30 s is for code slow enough
+    graded = verdict.grade(12, [("lab1-summarize", source)],
+                           [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}],
+                           timeout=1)["cells"]["lab1-tests"]
+    assert graded["score"] == 3, graded["lines"]
+
+
+def test_a_test_over_its_time_fails_in_the_grader_as_in_the_notebook(monkeypatch):
+    """The other way: a test that took longer than TEST_SECONDS failed in the notebook and passed
+    graded, the cell's 30 s covering it (3 of 3 graded, 0 of 3 in the notebook)."""
+    monkeypatch.setattr(engine, "TEST_SECONDS", 1.0)
+    source = _slow(1.5)
+    said = _unwrap(_slow_in_the_notebook(source, 1.0))
+    assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in said, said
+    assert "did not finish within 1 s, so the check stopped it: an endless loop?" in said, said
+    graded = verdict.grade(12, [("lab1-summarize", source)],
+                           [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}],
+                           timeout=30)["cells"]["lab1-tests"]
+    lines = _unwrap("\n".join(graded["lines"]))
+    assert graded["score"] == 0, graded["lines"]
+    assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in lines, lines
+    assert "your code did not finish within 1 s, so the check stopped it: an endless loop?" in lines, lines

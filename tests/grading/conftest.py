@@ -14,11 +14,11 @@ from types import SimpleNamespace
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-TIMEOUT = 2   # CPU seconds a check cell may take here: each lesson's looping sample spends them
-              # once a cell it loops in. Every honest sample of every lesson still earns its
-              # exact score at half this, three grading jobs on two CPUs. The wall backstop
-              # (three times this) leaves out the time spent waiting for a CPU, which a suite
-              # running beside the grading jobs makes long.
+TIMEOUT = 2   # CPU seconds a test (and a check cell less its tests) may take here: each
+              # lesson's looping sample spends them once a cell it loops in. Every honest
+              # sample of every lesson still earns its exact score at half this, three grading
+              # jobs on two CPUs. The wall backstop (three times this) leaves out the time spent
+              # waiting for a CPU, which a suite running beside the grading jobs makes long.
 FEEDBACK = ("unchanged", "lab2-cut-backwards", "hidden-only")
 
 
@@ -82,7 +82,7 @@ def graded(tmp_path_factory):
     protected = snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks")
     written = {lesson: fixtures.write(root, lesson) for lesson in names}
     progress = io.StringIO()
-    submissions = autograde.run(root, jobs=2, timeout=TIMEOUT, progress=True, out=progress)
+    submissions = autograde.run(root, jobs=2, timeout=TIMEOUT, test_seconds=TIMEOUT, progress=True, out=progress)
     if ATTACKED in names:
         failed = feedback.run(root, names[ATTACKED], only=FEEDBACK, jobs=2)
         assert not failed, failed

@@ -126,11 +126,11 @@ def test_a_cell_that_does_not_parse_says_so_on_that_cell(graded):
     assert "not yet: compact is not defined: run the cell that defines it first." in lab2
 
 
-def test_a_loop_is_stopped_at_the_cell_limit_and_says_so(graded):
+def test_a_loop_is_stopped_at_the_tests_limit_and_says_so(graded):
     nb = _autograded(graded, "loops-forever")
     lab2 = "".join(o.get("text", "") for o in _outputs(nb, "lab2-tests"))
     from .conftest import TIMEOUT
-    assert (f"why: your code did not finish within the cell's {TIMEOUT:g} s, so the check stopped it: "
+    assert (f"why: your code did not finish within {TIMEOUT:g} s, so the check stopped it: "
             "an endless loop?") in " ".join(lab2.split())
     assert "were not run: after an endless loop the time limit would only stop them too." in lab2
 
