@@ -342,14 +342,20 @@ def cancel_while_the_model_thinks(ns):
            "it should end on the user's prompt")
 
 
-@test(15, 1, "max_turns, a failed reply, steering queued before the run and a follow-up end the run "
-             "with lesson 10's events, exactly as the synchronous loop does.", hidden=True)
+@test(15, 1, "max_turns, a failed reply (with a follow-up waiting too), steering queued before the "
+             "run and a follow-up (after a turn of tool calls too) end the run with lesson 10's "
+             "events, exactly as the synchronous loop does.", hidden=True)
 def brakes_and_queues_as_in_lesson_10(ns):
     cases = [
         ("max_turns", [lab.reply(lab.call("read", {"path": "a.py"}))] * 3, {"max_turns": 1}),
         ("a failed reply", [lab.fail("503 overloaded")], {}),
+        ("a failed reply and a follow-up waiting", [lab.fail("503 overloaded"), lab.say("Two.")],
+         {"follow": ["Now the tests."]}),
         ("steering and follow-ups", [lab.say("One."), lab.say("Two."), lab.say("Three.")],
          {"steer": ["Use spaces."], "follow": ["Now the tests."]}),
+        ("a follow-up waiting while the model calls tools",
+         [lab.reply(lab.call("read", {"path": "a.py"})), lab.say("Done."), lab.say("Tests too.")],
+         {"follow": ["Now the tests."]}),
     ]
     for what, script, options in cases:
         def kwargs():

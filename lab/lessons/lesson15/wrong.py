@@ -77,9 +77,12 @@ def run_tool_still_plain(tools, call):
 # -- run_agent ------------------------------------------------------------------------------------
 
 async def _loop(model, system, messages, tools, prompt, run_calls, *, max_turns=None,
-                get_steering=None, get_follow_ups=None, complete=None):
+                get_steering=None, get_follow_ups=None, complete=None, failure_ends=True,
+                follow_ups_early=False):
     """Lesson 15's loop, with the calls of a reply carried out by `run_calls(calls, record)`, an
-    async generator of events, and the model asked through `complete` when given."""
+    async generator of events, and the model asked through `complete` when given; a failed reply
+    goes on like any other unless `failure_ends`, and `follow_ups_early` asks for follow-ups after
+    any turn no steering came in, calls or not."""
     new = []
 
     def record(message):
@@ -105,7 +108,7 @@ async def _loop(model, system, messages, tools, prompt, run_calls, *, max_turns=
         else:
             reply = await model.complete(system, context_for_model(messages), tool_specs(tools))
         yield record(reply)
-        if reply["stop_reason"] == "error":
+        if reply["stop_reason"] == "error" and failure_ends:
             yield {"type": "turn_end", "message": reply}
             break
         calls = tool_calls(reply)
@@ -113,7 +116,7 @@ async def _loop(model, system, messages, tools, prompt, run_calls, *, max_turns=
             yield event
         yield {"type": "turn_end", "message": reply}
         waiting = ask(get_steering)
-        if not calls and not waiting:
+        if not waiting and (follow_ups_early or not calls):
             waiting = ask(get_follow_ups)
     yield {"type": "agent_end", "messages": new}
 
@@ -380,7 +383,38 @@ async def run_tool_awaits_only_coroutines(tools, call):
         return _result(call, str(exc), True)
 
 
+async def _one_by_one(tools, calls, record):
+    """The calls of a reply one after another, as the reference runs them: through the learner's
+    own run_tool where one is in reach (a notebook's namespace, or the grader's worker, where
+    lab.harness_at is not served), else lesson 15's. What the two wrong loops below share with
+    the reference, unchanged."""
+    run_tool = globals().get("run_tool") or _ref().run_tool
+    for call in calls:
+        yield {"type": "tool_execution_start", "call": call}
+        result = await run_tool(tools, call)
+        yield record(result)
+        yield {"type": "tool_execution_end", "call": call, "result": result}
+
+
+def run_agent_goes_on_after_a_failure(model, system, messages, tools, prompt, *, max_turns=None,
+                                      get_steering=None, get_follow_ups=None):
+    """Treats a failed reply as one that calls no tools, so the run asks for follow-ups and goes
+    on (the contract, lesson 10's: a failed reply ends the run, and nobody is asked for more)."""
+    return _loop(model, system, messages, tools, prompt, _one_by_one, max_turns=max_turns,
+                 get_steering=get_steering, get_follow_ups=get_follow_ups, failure_ends=False)
+
+
+def run_agent_asks_for_follow_ups_early(model, system, messages, tools, prompt, *, max_turns=None,
+                                        get_steering=None, get_follow_ups=None):
+    """Asks for follow-ups after every turn that brought no steering, tool calls or not (the
+    contract, lesson 9's: a follow-up is for a run about to end; taken while the model still
+    calls tools, it cuts in before the model has answered the results)."""
+    return _loop(model, system, messages, tools, prompt, _one_by_one, max_turns=max_turns,
+                 get_steering=get_steering, get_follow_ups=get_follow_ups, follow_ups_early=True)
+
+
 HIDDEN_WRONG = {
-    1: {"run_tool": [run_tool_awaits_only_coroutines]},
+    1: {"run_tool": [run_tool_awaits_only_coroutines],
+        "run_agent": [run_agent_goes_on_after_a_failure, run_agent_asks_for_follow_ups_early]},
     2: {"Harness._notify": [_notify_over_the_live_list]},
 }

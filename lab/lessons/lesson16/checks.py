@@ -137,8 +137,8 @@ def compacted_view_renders_and_the_record_stays(ns):
 
 
 @test(16, 1, "A prompt with steering joined to it renders; a toolResult becomes user text labelled "
-             "with its call id and tool name, \"[result of call c1, read]\", and an error result's "
-             "label says \"error\".")
+             "with its call id and tool name, \"[result of call c1, read]\", the result on the next "
+             "line, and an error result's label says \"error\".")
 def results_are_labelled_user_text(ns):
     record = steered()
     turns = turns_of(ns, harness.SYSTEM, record)
@@ -151,6 +151,9 @@ def results_are_labelled_user_text(ns):
     turns = turns_of(ns, harness.SYSTEM, failing)
     expect(any("[error from call c9, read]" in t["content"] for t in turns),
            "template_messages should label a failed result \"[error from call c9, read]\".")
+    expect(any("[error from call c9, read]\nNo such file: x" in t["content"] for t in turns),
+           "template_messages should put a result on a new line after its label, so that the "
+           "label stands alone.")
 
 
 @test(16, 1, "Nothing of the view is lost: every message's text, each tool call's line and each "
@@ -249,12 +252,17 @@ def the_system_turn(ns):
 # -- lab 2: chat_request, chat_reply --------------------------------------------------------------
 
 @test(16, 2, "Against a ChatServer, the task (read, write, answer) runs end to end over HTTP: every "
-             "request is one the openai package's types accept, the file is written, and the record "
-             "holds the calls with their parsed arguments.")
+             "request is one the openai package's types accept and carries the tools, the file is "
+             "written, and the record holds the calls with their parsed arguments.")
 def a_whole_task_over_http(ns):
     ws = stage.disk()
     record, events, server = served(ns, stage.task_script(), ws=ws)
     well_formed(server)
+    # the scripted server calls tools whatever it is sent; a real model calls only those it is shown
+    want = [{"type": "function", "function": dict(spec)} for spec in harness.tool_specs(stage.tools(ws))]
+    expect(all(request.get("tools") == want for request in server.requests),
+           "chat_request should send the tools in every request, one {\"type\": \"function\", "
+           "\"function\": spec} for each tool spec: a model sent none can call none.")
     expect(events[-1]["type"] == "agent_end", "the run did not end with agent_end.")
     expect(len(server.exchanges) == 3 and ws.exists("todo.txt") and ws.read_text("todo.txt") == stage.NOTES,
            f"the task should take 3 requests and write todo.txt; it took {len(server.exchanges)}.")
@@ -298,10 +306,11 @@ def ids_survive_a_resume(ns):
 @test(16, 2, "A 429, a 503, a 401 and no server at all each end the run with a failed reply whose "
              "error_message names the status (or says no server answered), and agent_end comes.")
 def failures_come_back_as_messages(ns):
-    cases = [(lab.answer_status(429, "Rate limit reached.", headers={"retry-after": "2"}), "429"),
-             (lab.answer_status(503, "The server is overloaded."), "503"),
-             (lab.answer_status(401, "Incorrect API key provided."), "401")]
-    for step, status in cases:
+    cases = [(lab.answer_status(429, "Rate limit reached.", headers={"retry-after": "2"}), "429",
+              "Rate limit reached."),
+             (lab.answer_status(503, "The server is overloaded."), "503", "The server is overloaded."),
+             (lab.answer_status(401, "Incorrect API key provided."), "401", "Incorrect API key provided.")]
+    for step, status, said in cases:
         record, events, server = served(ns, [step])
         well_formed(server)
         last = record[-1]
@@ -312,6 +321,9 @@ def failures_come_back_as_messages(ns):
                f"content; its error_message was {last.get('error_message')!r}.")
         expect("overloaded" in last["error_message"] or status != "503",
                "chat_reply should carry the provider's own message in error_message.")
+        expect(last["error_message"] == f"{status} from the provider: {said}",
+               f"chat_reply's error_message for a {status} was {last['error_message']!r}; it should "
+               f"be \"{status} from the provider: \" and the provider's own message.")
     record, events, _ = served(ns, [], url=stage.free_port_url())
     expect(events[-1]["type"] == "agent_end" and record[-1].get("stop_reason") == "error",
            "with no server at the URL, the run should end with a failed reply and agent_end.")
@@ -362,6 +374,9 @@ def two_calls_in_order(ns):
     expect(reply.get("usage", {}).get("input") == usage["prompt_tokens"]
            and reply["usage"].get("output") == usage["completion_tokens"],
            "chat_reply should give usage input from prompt_tokens and output from completion_tokens.")
+    expect(reply["usage"].get("cache_read") == 0,
+           f"chat_reply's usage should hold cache_read 0 (this format reports no cache reads); it "
+           f"was {reply['usage']!r}.")
 
 
 @test(16, 2, "Both adapters pass the same end-to-end run: the scripted task gives the same record "
@@ -394,7 +409,8 @@ def unreadable_200(ns):
                f"chat_reply should answer an unreadable 200 ({body[:20]!r}) with a failed reply.")
 
 
-@test(16, 2, "finish_reason \"length\" gives stop_reason \"length\"; content null with calls gives no "
+@test(16, 2, "finish_reason \"length\" gives stop_reason \"length\", and one chat_reply does not know "
+             "gives \"toolUse\" with calls and \"stop\" without; content null with calls gives no "
              "text block.", hidden=True)
 def length_and_null_content(ns):
     body = {"id": "x", "object": "chat.completion", "created": 0, "model": MODEL,
@@ -409,6 +425,14 @@ def length_and_null_content(ns):
     reply = Chat(ns).from_response((200, {}, json.dumps(body)))
     expect(reply["content"] == [{"type": "toolCall", "id": "call_7", "name": "read", "arguments": {"path": "a"}}],
            f"chat_reply gave {reply['content']!r} for a reply with content null and one call.")
+    for calls, want in ((body["choices"][0]["message"]["tool_calls"], "toolUse"), (None, "stop")):
+        body["choices"][0] = {"index": 0, "finish_reason": "content_filter", "message": {
+            "role": "assistant", "content": "Part of an answer", "tool_calls": calls}}
+        reply = Chat(ns).from_response((200, {}, json.dumps(body)))
+        expect(reply.get("stop_reason") == want,
+               f"chat_reply gave stop_reason {reply.get('stop_reason')!r} for finish_reason "
+               f"\"content_filter\" {'with' if calls else 'without'} calls; one it does not know "
+               f"gives \"toolUse\" with calls, else \"stop\".")
 
 
 @test(16, 2, "The body: the system message first, \"stream\" false, no \"tools\" key without tools, "

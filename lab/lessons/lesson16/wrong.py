@@ -1,6 +1,7 @@
 """Wrong answers to lesson 16's gaps: each is a design one of the lesson's rungs argues against,
-and its docstring names that rung (its id in RUNGS). The lab tests must catch every one with a
-visible test, in a sentence that names the function at fault (tests/lessons/test_checks.py).
+and its docstring names that rung (its id in RUNGS), or a clause of the gap's contract that a
+test holds it to. The lab tests must catch every one in WRONG with a visible test, in a sentence
+that names the function at fault (tests/lessons/test_checks.py).
 
 Each differs from the reference only where its docstring says; the rest is the reference's,
 taken from the package."""
@@ -8,8 +9,8 @@ taken from the package."""
 import json
 import re
 
-from harness import (PORTABLE_ID, chat_reply, error_message, merge_runs, text_of, tool_call_line,
-                     tool_calls, tools_prompt)
+from harness import (PORTABLE_ID, STOP_REASONS, TOO_LONG, chat_reply, error_message, merge_runs,
+                     portable_id, text_of, tool_call_line, tool_calls, tools_prompt)
 from harness.adapters import provider_error
 
 _COUNTER = [0]
@@ -89,6 +90,19 @@ def template_messages_bare_results(system, messages, tools):
     return merge_runs(turns)
 
 
+def template_messages_result_on_the_label_line(system, messages, tools):
+    """Writes a result on its label's own line, "[result of call c1, read] A." (the contract puts
+    it on the next line: the label stands alone, and a result that opens with a bracket cannot
+    be read as part of it)."""
+    turns = [_system(system, tools)]
+    for m in messages:
+        turn = _turn(m)
+        if m["role"] == "toolResult":
+            turn["content"] = turn["content"].replace("]\n", "] ", 1)
+        turns.append(turn)
+    return merge_runs(turns)
+
+
 # -- chat_request ---------------------------------------------------------------------------------
 
 def chat_request_numbers_ids(system, messages, tools, model):
@@ -131,6 +145,28 @@ def chat_request_raw_ids(system, messages, tools, model):
     return body
 
 
+def chat_request_without_tools(system, messages, tools, model):
+    """Leaves the tools out of the body (three-things: what the provider is told beyond the
+    record includes the tool specs, in the field this format has for them; a model sent none can
+    call none, though a scripted server calls them anyway)."""
+    sent = [{"role": "system", "content": system}]
+    for m in messages:
+        if m["role"] == "toolResult":
+            sent.append({"role": "tool", "tool_call_id": portable_id(m["tool_call_id"]),
+                         "content": m["content"]})
+        elif m["role"] == "assistant":
+            message = {"role": "assistant", "content": text_of(m) or None}
+            calls = [{"id": portable_id(c["id"]), "type": "function",
+                      "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
+                     for c in tool_calls(m)]
+            if calls:
+                message["tool_calls"] = calls
+            sent.append(message)
+        else:
+            sent.append({"role": "user", "content": m["content"]})
+    return {"model": model, "messages": sent, "stream": False}
+
+
 # -- chat_reply -----------------------------------------------------------------------------------
 
 def chat_reply_raises(raw):
@@ -153,11 +189,66 @@ def chat_reply_too_long_by_status(raw):
     return chat_reply(raw)
 
 
+def _chat_reply(raw, *, words="{status} from the provider: {said}", cache_read=True,
+                unknown="toolUse if calls"):
+    """The reference's chat_reply, written out here (a wrong answer cannot call the gap it stands
+    for: graded, that name is the wrong answer itself), with three of its clauses as arguments."""
+    status, _headers, body = raw
+    if status != 200:
+        said = provider_error(body)
+        if any(w in said.lower() for w in TOO_LONG):
+            return error_message(f"prompt is too long: {said}")
+        return error_message(words.format(status=status, said=said))
+    try:
+        data = json.loads(body)
+        choice, content = data["choices"][0], []
+        message = choice["message"]
+        if message.get("content"):
+            content.append({"type": "text", "text": message["content"]})
+        for call in message.get("tool_calls") or []:
+            content.append({"type": "toolCall", "id": call["id"], "name": call["function"]["name"],
+                            "arguments": json.loads(call["function"]["arguments"] or "{}")})
+        usage = data.get("usage") or {}
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as error:
+        return error_message(f"the provider's reply could not be read ({type(error).__name__}: {error})")
+    calls = any(block["type"] == "toolCall" for block in content)
+    fallback = "toolUse" if calls or unknown == "toolUse" else "stop"
+    usage = {"input": usage.get("prompt_tokens", 0), "cache_read": 0,
+             "output": usage.get("completion_tokens", 0)}
+    if not cache_read:
+        del usage["cache_read"]
+    return {"role": "assistant", "content": content,
+            "stop_reason": STOP_REASONS.get(choice.get("finish_reason"), fallback), "usage": usage}
+
+
+def chat_reply_own_words(raw):
+    """Words a failed reply its own way, "HTTP 429: ..." (failed-reply: the contract's "<status>
+    from the provider: " and the provider's message is what the record keeps and the learner's
+    later lessons read)."""
+    return _chat_reply(raw, words="HTTP {status}: {said}")
+
+
+def chat_reply_without_cache_read(raw):
+    """Gives usage its input and output alone (the record's usage always holds cache_read, 0 where
+    the format reports none, as the other adapters' replies do)."""
+    return _chat_reply(raw, cache_read=False)
+
+
+def chat_reply_unknown_finish_is_tool_use(raw):
+    """Takes any finish_reason it does not know for "toolUse" (a reply stopped by a content filter,
+    with text and no calls, would send the loop looking for calls that are not there)."""
+    return _chat_reply(raw, unknown="toolUse")
+
+
 WRONG = {
     1: {"portable_id": [portable_id_counts, portable_id_underscores],
         "merge_runs": [merge_runs_in_place],
         "template_messages": [template_messages_merges_record, template_messages_drops_results,
-                              template_messages_bare_results]},
-    2: {"chat_request": [chat_request_numbers_ids, chat_request_raw_ids],
-        "chat_reply": [chat_reply_raises, chat_reply_too_long_by_status]},
+                              template_messages_bare_results, template_messages_result_on_the_label_line]},
+    2: {"chat_request": [chat_request_numbers_ids, chat_request_raw_ids, chat_request_without_tools],
+        "chat_reply": [chat_reply_raises, chat_reply_too_long_by_status, chat_reply_own_words,
+                       chat_reply_without_cache_read]},
 }
+
+# A wrong answer only a hidden test catches (tests/lessons/test_hidden_wrong.py).
+HIDDEN_WRONG = {2: {"chat_reply": [chat_reply_unknown_finish_is_tool_use]}}
