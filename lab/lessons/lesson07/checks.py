@@ -196,13 +196,15 @@ def check_balanced(run, how):
 
 @test(7, 1, "A read-then-answer run yields exactly: agent_start, turn_start, message_end(user), "
             "message_end(assistant), tool_execution_start, message_end(toolResult), "
-            "tool_execution_end, turn_end, turn_start, message_end(assistant), turn_end, agent_end.")
+            "tool_execution_end, turn_end, turn_start, message_end(assistant), turn_end, agent_end; "
+            "each turn_end carries its turn's reply.")
 def read_then_answer_events(ns):
     run = Run(ns, read_then_answer())
     run.well_formed("on a read-then-answer run")
     got = run.types()
     expect(got == EXPECTED, f"run_agent yielded {got} for a read-then-answer run: "
                             f"{first_difference(got, EXPECTED)}")
+    turn_ends_carry_their_replies(run, "on a read-then-answer run")
     want = f"U A[{ID}] R({ID}) A"
     expect(run.shape() == want,
            f"run_agent left the caller's list {run.shape()}; the run records {want}, as lesson 5's "
@@ -239,7 +241,8 @@ def result_before_tool_execution_end(ns):
 
 
 @test(7, 1, "Pairs balance on every exit: agent_start ... agent_end around the run and turn_start "
-            "... turn_end around each turn, for a normal end, a max_turns stop and a failed reply.")
+            "... turn_end around each turn, each turn_end with its turn's reply, for a normal end, a "
+            "max_turns stop and a failed reply.")
 def pairs_balance(ns):
     for steps, limit, how in ((read_then_answer(), NOT_PASSED, "on a normal run"),
                               (runaway(), 1, "on a run stopped by max_turns=1"),
@@ -247,6 +250,16 @@ def pairs_balance(ns):
         run = Run(ns, steps, limit)
         run.well_formed(how)
         check_balanced(run, how)
+        turn_ends_carry_their_replies(run, how)
+
+
+def turn_ends_carry_their_replies(run, how):
+    replies = [e["message"] for e in run.events if e["type"] == "message_end"
+               and e["message"].get("role") == "assistant"]
+    ends = [e.get("message") for e in run.events if e["type"] == "turn_end"]
+    expect(ends == replies, f"{how}, run_agent's turn_end should carry the turn's reply (or stop) as "
+                            "\"message\", {\"type\": \"turn_end\", \"message\": reply}, as its "
+                            "message_end did.")
 
 
 @test(7, 1, "A max_turns stop is reported like any ending: max_turns=2 makes 2 model calls and "

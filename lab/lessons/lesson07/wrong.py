@@ -382,9 +382,11 @@ def finish_assumes_a_message(self):
     return True
 
 
-def _loop(model, system, messages, tools, prompt, max_turns, before_tool=None, result_id=None):
-    """The right loop, with one of two mistakes put in: `before_tool(call)` runs before each
-    tool, and `result_id(result)`, if given, is the id a result is recorded under."""
+def _loop(model, system, messages, tools, prompt, max_turns, before_tool=None, result_id=None,
+          bare_ends=False):
+    """The right loop, with one of three mistakes put in: `before_tool(call)` runs before each
+    tool, `result_id(result)`, if given, is the id a result is recorded under, and `bare_ends`
+    leaves the reply out of turn_end."""
     new = []
 
     def record(message):
@@ -404,8 +406,9 @@ def _loop(model, system, messages, tools, prompt, max_turns, before_tool=None, r
         else:
             reply = model.complete(system, messages, tool_specs(tools))
         yield record(reply)
+        end = {"type": "turn_end"} if bare_ends else {"type": "turn_end", "message": reply}
         if reply["stop_reason"] == "error":
-            yield {"type": "turn_end", "message": reply}
+            yield end
             break
         calls = tool_calls(reply)
         for call in calls:
@@ -417,7 +420,7 @@ def _loop(model, system, messages, tools, prompt, max_turns, before_tool=None, r
                 result = dict(result, tool_call_id=result_id(result))
             yield record(result)
             yield {"type": "tool_execution_end", "call": call, "result": result}
-        yield {"type": "turn_end", "message": reply}
+        yield end
         waiting = []
     yield {"type": "agent_end", "messages": new}
 
@@ -441,8 +444,14 @@ def run_agent_numbers_results(model, system, messages, tools, prompt, *, max_tur
     return _loop(model, system, messages, tools, prompt, max_turns, result_id=numbered)
 
 
+def run_agent_bare_turn_end(model, system, messages, tools, prompt, *, max_turns=None):
+    """Yields {"type": "turn_end"} alone: the pairs still balance, but a listener that sums up a
+    turn from its end (the gap's contract: {"type": "turn_end", "message": reply}) gets nothing."""
+    return _loop(model, system, messages, tools, prompt, max_turns, bare_ends=True)
+
+
 WRONG = {1: {
-    "run_agent": [run_agent_announces_first, run_agent_silent_stop, run_agent_failure_leaves_open,
+    "run_agent": [run_agent_bare_turn_end, run_agent_announces_first, run_agent_silent_stop, run_agent_failure_leaves_open,
                   run_agent_tool_end_first, run_agent_turn_per_prompt, run_agent_prints_progress,
                   run_agent_all_at_once, run_agent_hands_over_everything,
                   run_agent_progress_on_stderr, run_agent_numbers_results],

@@ -308,7 +308,7 @@ def nobody_is_asked_after_a_failure(ns):
 
 
 @test(9, 1, "run_agent without get_steering or get_follow_ups behaves exactly as in lesson 8: the "
-            "same events and the same transcript.")
+            "same events, with the same keys, and the same transcript.")
 def without_getters_nothing_changes(ns):
     old = manifest.reference("run_agent", 9)  # with no getters, the loop of lessons 7 and 8
     for script in (job(turns=2, calls=2), [lab.fail("503 overloaded")]):
@@ -320,6 +320,11 @@ def without_getters_nothing_changes(ns):
         expect([e["type"] for e in got] == [e["type"] for e in want],
                "run_agent called without get_steering and get_follow_ups should yield the events lesson 8's "
                f"did; it yielded {len(got)} events where lesson 8 yielded {len(want)}")
+        apart = [(sorted(e), sorted(w)) for e, w in zip(got, want) if sorted(e) != sorted(w)]
+        expect(not apart,
+               "run_agent should give each event lesson 8's keys (turn_end its \"message\", "
+               "tool_execution_start its \"call\", tool_execution_end its \"call\" and \"result\"); "
+               f"it gave {apart[0][0] if apart else ''} where lesson 8 gave {apart[0][1] if apart else ''}")
         expect(lab.shape(mine) == lab.shape(theirs),
                f"run_agent without getters left {lab.shape(mine)}; lesson 8's left {lab.shape(theirs)}")
     got = loop(ns, lab.ScriptedModel(job(turns=1), max_calls=30), [], tools(lab.Workspace()), "Go.",

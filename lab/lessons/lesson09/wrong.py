@@ -10,7 +10,8 @@ from harness.tools import run_tool, tool_specs
 
 def _loop(model, system, messages, tools, prompt, max_turns, get_steering, get_follow_ups, *,
           idle=True, at_once=False, before_results=False, until_empty=False, after_failure=False,
-          follow_ups_every_gap=False, follow_up_ends=False, check_none=True, renumber=False):
+          follow_ups_every_gap=False, follow_up_ends=False, check_none=True, renumber=False,
+          bare_events=False):
     """Lesson 9's loop with one wrong turn switched on by a keyword: the variants below."""
     new = []
 
@@ -56,16 +57,17 @@ def _loop(model, system, messages, tools, prompt, max_turns, get_steering, get_f
             for message in ask(get_steering):
                 yield record(message)
         for call in calls:
-            yield {"type": "tool_execution_start", "call": call}
+            yield {"type": "tool_execution_start"} if bare_events else {"type": "tool_execution_start", "call": call}
             result = run_tool(tools, call)
             if renumber:
                 result = dict(result, tool_call_id=f"c{sum(m.get('role') == 'toolResult' for m in new) + 1}")
             yield record(result)
-            yield {"type": "tool_execution_end", "call": call, "result": result}
+            yield {"type": "tool_execution_end"} if bare_events else \
+                {"type": "tool_execution_end", "call": call, "result": result}
             if at_once:
                 for message in ask(get_steering):
                     yield record(message)
-        yield {"type": "turn_end", "message": reply}
+        yield {"type": "turn_end"} if bare_events else {"type": "turn_end", "message": reply}
         waiting = [] if (at_once or before_results) else ask(get_steering)
         if follow_ups_every_gap:
             waiting += ask(get_follow_ups)
@@ -76,6 +78,14 @@ def _loop(model, system, messages, tools, prompt, max_turns, get_steering, get_f
             else:
                 waiting = ask(get_follow_ups)
     yield {"type": "agent_end", "messages": new}
+
+
+def run_agent_bare_events(model, system, messages, tools, prompt, *, max_turns=None,
+                          get_steering=None, get_follow_ups=None):
+    """Yields tool_execution_start, tool_execution_end and turn_end with their type alone (the
+    contract keeps lesson 7's events: a frontend that shows a call, or its result, finds nothing)."""
+    return _loop(model, system, messages, tools, prompt, max_turns, get_steering, get_follow_ups,
+                 bare_events=True)
 
 
 # -- run_agent --------------------------------------------------------------------------------
@@ -283,7 +293,7 @@ WRONG = {1: {
                   run_agent_takes_all_steering, run_agent_forgets_idle_steering,
                   run_agent_retries_with_the_queue, run_agent_follow_ups_at_every_gap,
                   run_agent_follow_up_without_a_turn, run_agent_always_asks,
-                  run_agent_numbers_results],
+                  run_agent_numbers_results, run_agent_bare_events],
     "Harness.prompt": [prompt_as_in_lesson_8, prompt_steers_instead],
     "Harness.steer": [steer_at_once, steer_into_follow_ups, steer_queues_the_bare_text],
     "Harness.follow_up": [follow_up_into_steering, follow_up_at_once, follow_up_queues_the_bare_text],

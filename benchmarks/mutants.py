@@ -1,0 +1,245 @@
+"""Audit: do the notebook's check and the autograder say the same of wrong answers, and do the
+tests hold every clause of a gap's contract? Each gap's answer (the part of the master notebook's
+solution cell between its solution markers) is changed in one place at a time, as a slip would
+change it: a comparison turned round, a whole number one more, a string emptied, + made - (or
+back), `and` made `or` (or back), a returned value made None, a statement left out. Each mutant is
+checked twice, by the notebook's lab.check (in this process, on a thread, as in a kernel; the
+hidden tests too once the visible ones pass) and by the autograder (lab.grader.verdict.grade, in
+the sandbox, the lab's two check cells).
+
+Printed: every mutant on which the two differ, test by test (a verdict that one of them gets
+wrong: there should be none), then every mutant that passes all the lab's tests, visible and
+hidden (either it behaves as the answer does, or it is a clause of the contract no test holds it
+to: read each one). Exit status 1 if any mutant got two verdicts.
+
+    .venv/bin/python benchmarks/mutants.py [LESSON ...] [--per-gap N] [--seconds S]
+
+Not part of `make test`: every lesson, every mutant, is several hundred gradings (minutes on 2
+cores); --per-gap takes that many mutants of each gap, spread over its answer.
+"""
+
+import argparse
+import ast
+import contextlib
+import copy
+import io
+import re
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from lab import lessons  # noqa: E402
+from lab.checks import engine  # noqa: E402
+from lab.course import manifest  # noqa: E402
+from lab.grader import fixtures, verdict  # noqa: E402
+from lab.runtime import checkcell, takeover  # noqa: E402
+
+TURNED = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+          ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot,
+          ast.IsNot: ast.Is}
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+# -- the mutants ------------------------------------------------------------------------------------
+
+def _docstrings(tree):
+    return {id(node.body[0].value) for node in ast.walk(tree) if isinstance(node, DEFINITIONS)
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+
+
+def sites(definition, lines=None):
+    """[(node, change)] of every place in `definition` one slip could change, in a fixed order;
+    only those that start on `lines` (a range of line numbers) if given: the learner's part."""
+    found, docstrings = [], _docstrings(definition)
+    for node in ast.walk(definition):
+        if lines is not None and getattr(node, "lineno", None) not in lines:
+            continue
+        if isinstance(node, ast.Compare) and type(node.ops[0]) in TURNED:
+            found.append((node, "turn"))
+        elif isinstance(node, ast.Constant) and id(node) not in docstrings:
+            if type(node.value) is int:
+                found.append((node, "one more"))
+            elif isinstance(node.value, str) and node.value:
+                found.append((node, "empty"))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            found.append((node, "sign"))
+        elif isinstance(node, ast.BoolOp):
+            found.append((node, "and/or"))
+        elif isinstance(node, ast.Return) and node.value is not None:
+            found.append((node, "None"))
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and len(block) > 1:
+                found += [((node, field, i), "leave out") for i, statement in enumerate(block)
+                          if not (isinstance(statement, ast.Expr) and id(statement.value) in docstrings)
+                          and (lines is None or statement.lineno in lines)]
+    return found
+
+
+def mutant(definition, index, lines=None):
+    """(a copy of `definition` with site `index` of sites(definition, lines) changed, and what
+    was changed)."""
+    copied = copy.deepcopy(definition)
+    where, change = sites(copied, lines)[index]
+    if change == "leave out":
+        node, field, i = where
+        said = ast.unparse(getattr(node, field)[i]).splitlines()[0]
+        getattr(node, field)[i] = ast.Pass()
+        return copied, f"leave out {said}"
+    said = ast.unparse(where).splitlines()[0]
+    if change == "turn":
+        where.ops[0] = TURNED[type(where.ops[0])]()
+    elif change == "one more":
+        where.value += 1
+    elif change == "empty":
+        where.value = ""
+    elif change == "sign":
+        where.op = ast.Sub() if isinstance(where.op, ast.Add) else ast.Add()
+    elif change == "and/or":
+        where.op = ast.Or() if isinstance(where.op, ast.And) else ast.And()
+    elif change == "None":
+        where.value = ast.Constant(None)
+    return ast.fix_missing_locations(copied), f"{change}: {said}"
+
+
+# -- the two verdicts --------------------------------------------------------------------------------
+
+class Lesson:
+    """A lesson's gaps as its master notebook answers them: the learner's cells, each gap's
+    definition and the lines of it the learner writes (between the solution markers: the rest
+    of the cell is given code), and the names a notebook's cells see (the harness's, as `from
+    harness import *` gives them, then the learner's own definitions)."""
+
+    def __init__(self, lesson):
+        self.lesson = lesson
+        master = fixtures.master_of(lesson)
+        self.gaps = fixtures.solution_cells(lesson, master)
+        self.cells = list(verdict.learner_cells(master))
+        self.definitions, self.base, self.written = {}, {}, {}
+        for name, grade_id in self.gaps.items():
+            reference = manifest.reference(name, lesson)
+            function = reference.fget if isinstance(reference, property) else reference
+            self.base.update({k: v for k, v in getattr(function, "__globals__", {}).items()
+                              if not k.startswith("__")})
+            source = dict(self.cells)[grade_id]
+            tree = ast.parse(source)
+            self.definitions[name] = next(node for node in tree.body if isinstance(node, DEFINITIONS)
+                                          and node.name == manifest.bare(name))
+            marks = [n for n, line in enumerate(source.splitlines(), 1)
+                     if line.strip() in ("### BEGIN SOLUTION", "### END SOLUTION")]
+            self.written[name] = range(marks[0], marks[-1]) if len(marks) >= 2 else None
+
+    def lab_of(self, name):
+        return next(lab for lab in manifest.labs(self.lesson) if name in manifest.names(self.lesson, lab))
+
+    def namespace(self, name, changed):
+        """{full name: the learner's object} with `changed` in place of `name`'s definition."""
+        scope = dict(self.base)
+        for other, definition in self.definitions.items():
+            text = ast.unparse(changed if other == name else definition)
+            exec(compile(text, f"<cell {other}>", "exec"), scope)
+        return {n: scope[manifest.bare(n)] for n in self.definitions}
+
+    def submission(self, name, changed):
+        """The learner's cells with `name`'s gap cell holding `changed`."""
+        grade_id = self.gaps[name]
+        tree = ast.parse(dict(self.cells)[grade_id])
+        tree.body = [changed if isinstance(node, DEFINITIONS) and node.name == manifest.bare(name)
+                     else node for node in tree.body]
+        return [(g, ast.unparse(tree) if g == grade_id else source) for g, source in self.cells]
+
+
+def in_the_notebook(lesson, lab, found, seconds):
+    """{cell: printed lines} of the lab's checks as a notebook runs them: the visible tests, then
+    the hidden ones if those passed (as the notebook's hidden cell requires)."""
+    learner = {n: found[n] for n in manifest.names(lesson, lab)}
+    said = {}
+    try:
+        for hidden, cell in ((False, f"lab{lab}-tests"), (True, f"lab{lab}-hidden")):
+            if hidden and (lesson, lab) not in checkcell.PASSED:
+                break
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                checkcell.check(lesson, lab, hidden=hidden, timeout=seconds, **learner)
+            said[cell] = out.getvalue()
+    finally:
+        checkcell.PASSED.clear()
+        takeover.use_reference(lesson)
+    return said
+
+
+def graded(lesson, lab, cells, seconds):
+    """{cell: printed lines} of the lab's two check cells as the autograder runs them."""
+    checks = [{"grade_id": f"lab{lab}-tests", "points": 1, "source": f"import lab\nlab.check({lesson}, lab={lab})\n"},
+              {"grade_id": f"lab{lab}-hidden", "points": 1,
+               "source": f"import lab\nlab.require_pass({lesson}, lab={lab})\nlab.check({lesson}, lab={lab}, hidden=True)\n"}]
+    result = verdict.grade(lesson, cells, checks, timeout=30, test_seconds=seconds)
+    return {cell: "\n".join(v["lines"]) for cell, v in result["cells"].items()}, \
+        all(v["passed"] for v in result["cells"].values())
+
+
+def verdicts(text):
+    """The verdict lines of a check's output: its count, then ✓ or ✗ and each test's first words."""
+    lines = [line.strip() for line in text.splitlines()]
+    count = [re.sub(r"^.*?(tests: \d+ of \d+ pass).*$", r"\1", line) for line in lines if " of " in line and "pass" in line]
+    return count[:1] + [line[:70] for line in lines if line.startswith(("✓", "✗"))]
+
+
+def audit(lesson, per_gap, seconds, out):
+    """(mutants that got two verdicts, mutants every test let through, mutants tried)."""
+    answers = Lesson(lesson)
+    differ, through, tried = [], [], 0
+    for name, definition in answers.definitions.items():
+        lab = answers.lab_of(name)
+        lines = answers.written[name]
+        count = len(sites(definition, lines))
+        picks = range(count) if not per_gap or count <= per_gap else \
+            sorted({i * count // per_gap for i in range(per_gap)})
+        for index in picks:
+            changed, what = mutant(definition, index, lines)
+            try:
+                found = answers.namespace(name, changed)
+            except Exception:   # a mutant that does not even define its name: no verdict to compare
+                continue
+            tried += 1
+            notebook = in_the_notebook(lesson, lab, found, seconds)
+            grader, passed = graded(lesson, lab, answers.submission(name, changed), seconds)
+            label = f"lesson {lesson:02d} lab {lab} {name}: {what}"
+            if any(verdicts(notebook[cell]) != verdicts(grader.get(cell, "")) for cell in notebook):
+                differ.append(label)
+                print(f"DIFFER  {label}", file=out)
+                for cell in notebook:
+                    print(f"  notebook {cell}: {' '.join(notebook[cell].split())[:400]}", file=out)
+                    print(f"  grader   {cell}: {' '.join(grader.get(cell, '').split())[:400]}", file=out)
+            elif passed:
+                through.append(label)
+    return differ, through, tried
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("lessons", nargs="*", type=int, help="lessons to audit (default: every written one)")
+    parser.add_argument("--per-gap", type=int, default=0, help="mutants of each gap (default: all)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="each test's time, in both (default 2)")
+    args = parser.parse_args(argv)
+    engine.TEST_SECONDS = args.seconds
+    all_differ, all_through = [], []
+    for lesson in args.lessons or lessons.written():
+        started = time.monotonic()
+        differ, through, tried = audit(lesson, args.per_gap, args.seconds, sys.stdout)
+        all_differ += differ
+        all_through += through
+        print(f"lesson {lesson:02d}: {tried} mutants, {len(differ)} with two verdicts, "
+              f"{len(through)} let through ({time.monotonic() - started:.0f} s)", flush=True)
+    print(f"\n{len(all_through)} mutants pass every test of their lab (equivalent, or a clause no test holds):")
+    for label in all_through:
+        print(f"  {label}")
+    return 1 if all_differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""benchmarks/mutants.py, the audit of verdicts by mutants: a mutant changes its answer in exactly
+one place, and the audit says so, and exits 1, when the notebook and the grader disagree."""
+
+import ast
+import importlib.util
+import io
+from pathlib import Path
+
+from lab.checks import engine
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _audit():
+    spec = importlib.util.spec_from_file_location("mutants_audit", ROOT / "benchmarks" / "mutants.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ANSWER = '''
+def f(rows, budget):
+    """A docstring, never mutated."""
+    kept = 0
+    if kept < budget and rows:
+        kept = kept + 1
+    return "done"
+'''
+
+
+def test_every_mutant_changes_one_place():
+    audit = _audit()
+    definition = ast.parse(ANSWER).body[0]
+    changes = [change for _, change in audit.sites(definition)]
+    assert set(changes) == {"and/or", "empty", "leave out", "None", "one more", "sign", "turn"}
+    original = ast.unparse(definition)
+    for index in range(len(changes)):
+        changed, said = audit.mutant(definition, index)
+        text = ast.unparse(changed)
+        assert text != original and "A docstring, never mutated." in text, said
+        moved = [a for a, b in zip(original.splitlines(), text.splitlines()) if a != b]
+        assert len(moved) == 1 or said.startswith("leave out"), (said, moved)
+    assert ast.unparse(definition) == original   # the answer itself is left as it was
+
+
+def test_two_verdicts_are_reported_and_fail_the_audit(monkeypatch):
+    audit = _audit()
+    monkeypatch.setattr(engine, "TEST_SECONDS", engine.TEST_SECONDS)   # main() sets it
+    out = io.StringIO()
+    differ, _, tried = audit.audit(1, 1, 2.0, out)
+    assert tried and differ == [], out.getvalue()
+
+    def a_grader_that_passes_everything(lesson, lab, cells, seconds):
+        return {f"lab{lab}-tests": f"Lab {lab} of lesson {lesson}, tests: 9 of 9 pass."}, True
+    monkeypatch.setattr(audit, "graded", a_grader_that_passes_everything)
+    differ, _, _ = audit.audit(1, 1, 2.0, out)
+    assert differ and "DIFFER  lesson 01" in out.getvalue()
+    assert audit.main(["1", "--per-gap", "1"]) == 1
