@@ -150,14 +150,17 @@ def _where(thread, ns):
     return None, None
 
 
-def _stop(thread, grace=2.0):
-    """Raise Overran inside `thread` until it ends, for at most `grace` seconds. True if it ended:
-    code blocked inside C (a long sleep) cannot be stopped this way."""
+def _stop(thread, grace=2.0, finished=lambda: False):
+    """Raise Overran inside `thread` until it ends, for at most `grace` seconds, and never once
+    `finished()` says its work is over (the thread is only returning then, and an Overran raised
+    there would reach no handler: Python would print it on stderr). True if it ended: code
+    blocked inside C (a long sleep) cannot be stopped this way."""
     import ctypes  # here, not at the top: the grader's sandbox forbids ctypes, and never stops a thread
     deadline = time.monotonic() + grace
-    while thread.is_alive() and time.monotonic() < deadline:
+    while thread.is_alive() and not finished() and time.monotonic() < deadline:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(Overran))
         thread.join(0.05)
+    thread.join(max(0.0, deadline - time.monotonic()) if finished() else 0)
     return not thread.is_alive()
 
 
@@ -174,27 +177,36 @@ def _run_timed(t, ns, seconds):
 
     def work():
         try:
-            box["result"] = checks.run_one(t, ns)
-        except Overran:
+            try:
+                box["result"] = checks.run_one(t, ns)
+            except Overran:
+                pass
+            except BaseException as error:  # SystemExit and the like, from the learner's code
+                box["result"] = checks.Result(t, False, f"it raised {type(error).__name__}: {error}", False)
+            finally:
+                box["finished"] = True      # from here on _stop raises nothing in this thread
+        except Overran:                     # one raised a moment before, arriving only now
             pass
-        except BaseException as error:  # SystemExit and the like, from the learner's code
-            box["result"] = checks.Result(t, False, f"it raised {type(error).__name__}: {error}", False)
+
+    def finished():
+        return box.get("finished", False)
 
     thread = threading.Thread(target=work, name=f"lab check {t.name}", daemon=True)
     try:
         thread.start()
         deadline = time.monotonic() + seconds
         # Short joins, so that the stop button is felt at once on every platform.
-        while thread.is_alive() and time.monotonic() < deadline:
+        while thread.is_alive() and not finished() and time.monotonic() < deadline:
             thread.join(0.05)
     except KeyboardInterrupt:
         if thread.ident is not None:
-            _stop(thread)
+            _stop(thread, finished=finished)
         raise _Interrupted(t) from None
-    if not thread.is_alive():
+    if finished() and "result" in box:   # the test ended in time; its thread is only returning
+        thread.join(1.0)
         return box["result"]
     name, line = _where(thread, ns)
-    stopped = _stop(thread)
+    stopped = _stop(thread, finished=finished)
     who = f"{name} (at line {line} of its definition)" if name else "your code"
     return engine.overran(t, who, f"{seconds:g} s", still_running=not stopped)
 

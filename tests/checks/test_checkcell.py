@@ -327,3 +327,30 @@ def test_while_the_answers_are_out_of_reach_every_place_of_a_name_is_still_found
         "takeover.answers_out_of_reach hid some of summarize's places from manifest.places"
     package, module = before[0][0], before[1][0]
     assert vars(package)["summarize"] is vars(module)["summarize"] is takeover.reference_of("summarize")
+
+
+def test_a_thread_whose_test_is_over_gets_no_stop(monkeypatch):
+    """The notebook's check stops a looping test by raising Overran in its thread, again every
+    50 ms while the thread lives. A thread whose test had just ended, still returning, took one
+    where nothing could catch it, and Python printed "Exception ignored in thread ..." under the
+    check. _stop now raises nothing once the thread's work is over."""
+    import threading
+    import time
+
+    from lab.runtime import checkcell
+
+    escaped = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: escaped.append(args.exc_type))
+    box = {}
+
+    def returning():   # the work is over; what is left of the thread takes a while
+        box["finished"] = True
+        started = time.monotonic()
+        while time.monotonic() - started < 0.3:
+            pass
+    thread = threading.Thread(target=returning, daemon=True)
+    thread.start()
+    while not box:
+        time.sleep(0.001)
+    assert checkcell._stop(thread, grace=2.0, finished=lambda: box.get("finished", False))
+    assert escaped == [], f"_stop raised {escaped} into a thread whose test was over"
