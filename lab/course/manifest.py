@@ -131,7 +131,7 @@ def places(name):
     if name not in _places:   # asked again by every test (takeover.installed)
         value = reference(name)
         _places[name] = [(owner, name) for owner, held in _AS_IMPORTED.values()
-                         if not inspect.isclass(owner) and held.get(name, _places) is value]
+                         if not inspect.isclass(owner) and name in held and held[name] is value]
     return list(_places[name])
 
 

@@ -154,7 +154,7 @@ def answers_out_of_reach(lesson, found):
     the names under test."""
     learner = codes_of(found)
     codes = {id(c): name for c0, name in learner.items() for c in _nested_codes(c0)}
-    saved, stand_ins, guards = [], {}, {}
+    saved, stand_ins, standing = [], {}, {}   # standing: id(definition) -> its stand-in
     for name in manifest.names(lesson):
         if name in _installed and name in found:
             continue   # the learner's own, put there by a check that passed, under test again
@@ -167,12 +167,12 @@ def answers_out_of_reach(lesson, found):
                 continue
             # One stand-in for one definition wherever it is: a name of the learner's that
             # keeps it gets the same one (guard_aliases)
-            if id(value) not in guards:
-                guards[id(value)] = guarded(name, value, codes, course=course)
+            if id(value) not in standing:
+                standing[id(value)] = guarded(name, value, codes, course=course)
                 if course:
-                    stand_ins[id(value)] = guards[id(value)]
+                    stand_ins[id(value)] = standing[id(value)]
             saved.append((owner, attribute, value))
-            setattr(owner, attribute, guards[id(value)])
+            setattr(owner, attribute, standing[id(value)])
     saved += guard_doors(codes, stand_ins)
     undo = guard_aliases(found.values(), stand_in_for(lesson, stand_ins, codes))
     global _under_test
