@@ -4,7 +4,9 @@ test holds it to. The lab tests must catch every one in WRONG with a visible tes
 that names the function at fault (tests/lessons/test_checks.py).
 
 Each differs from the reference only where its docstring says; the rest is the reference's,
-taken from the package."""
+taken from the package, or, for chat_request and chat_reply, written out here (_request,
+_chat_reply): graded, a wrong answer goes into the gap's own name, so it cannot call that name
+for the reference (tests/grading/test_wrong_answers.py grades each one)."""
 
 import json
 import re
@@ -105,19 +107,16 @@ def template_messages_result_on_the_label_line(system, messages, tools):
 
 # -- chat_request ---------------------------------------------------------------------------------
 
-def chat_request_numbers_ids(system, messages, tools, model):
-    """Numbers the calls of each request afresh, call_1, call_2, ... (ids: once a compaction drops
-    the early calls, the same call has another number, and a resumed request pairs wrongly)."""
-    sent, numbers = [{"role": "system", "content": system}], {}
-
-    def number(call_id):
-        return numbers.setdefault(call_id, f"call_{len(numbers) + 1}")
+def _request(system, messages, tools, model, call_id, with_tools=True):
+    """The reference's chat_request, written out here (graded, the name chat_request is the wrong
+    answer itself), with each id made by `call_id` and the tools sent only `with_tools`."""
+    sent = [{"role": "system", "content": system}]
     for m in messages:
         if m["role"] == "toolResult":
-            sent.append({"role": "tool", "tool_call_id": number(m["tool_call_id"]), "content": m["content"]})
+            sent.append({"role": "tool", "tool_call_id": call_id(m["tool_call_id"]), "content": m["content"]})
         elif m["role"] == "assistant":
             message = {"role": "assistant", "content": text_of(m) or None}
-            calls = [{"id": number(c["id"]), "type": "function",
+            calls = [{"id": call_id(c["id"]), "type": "function",
                       "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
                      for c in tool_calls(m)]
             if calls:
@@ -126,9 +125,17 @@ def chat_request_numbers_ids(system, messages, tools, model):
         else:
             sent.append({"role": "user", "content": m["content"]})
     body = {"model": model, "messages": sent, "stream": False}
-    if tools:
+    if tools and with_tools:
         body["tools"] = [{"type": "function", "function": dict(spec)} for spec in tools]
     return body
+
+
+def chat_request_numbers_ids(system, messages, tools, model):
+    """Numbers the calls of each request afresh, call_1, call_2, ... (ids: once a compaction drops
+    the early calls, the same call has another number, and a resumed request pairs wrongly)."""
+    numbers = {}
+    return _request(system, messages, tools, model,
+                    lambda call_id: numbers.setdefault(call_id, f"call_{len(numbers) + 1}"))
 
 
 def chat_request_raw_ids(system, messages, tools, model):
@@ -149,22 +156,7 @@ def chat_request_without_tools(system, messages, tools, model):
     """Leaves the tools out of the body (three-things: what the provider is told beyond the
     record includes the tool specs, in the field this format has for them; a model sent none can
     call none, though a scripted server calls them anyway)."""
-    sent = [{"role": "system", "content": system}]
-    for m in messages:
-        if m["role"] == "toolResult":
-            sent.append({"role": "tool", "tool_call_id": portable_id(m["tool_call_id"]),
-                         "content": m["content"]})
-        elif m["role"] == "assistant":
-            message = {"role": "assistant", "content": text_of(m) or None}
-            calls = [{"id": portable_id(c["id"]), "type": "function",
-                      "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
-                     for c in tool_calls(m)]
-            if calls:
-                message["tool_calls"] = calls
-            sent.append(message)
-        else:
-            sent.append({"role": "user", "content": m["content"]})
-    return {"model": model, "messages": sent, "stream": False}
+    return _request(system, messages, tools, model, portable_id, with_tools=False)
 
 
 # -- chat_reply -----------------------------------------------------------------------------------
