@@ -5,14 +5,15 @@ change it: a comparison turned round, a whole number one more, a string emptied,
 back), `and` made `or` (or back), a returned value made None, a statement left out. Each mutant is
 checked twice, by the notebook's lab.check (in this process, on a thread, as in a kernel; the
 hidden tests too once the visible ones pass) and by the autograder (lab.grader.verdict.grade, in
-the sandbox, the lab's two check cells).
+the sandbox, the lab's two check cells); with --command-line, a third time by lab/lab_check.py on
+the learner's harness.py with that answer in it.
 
-Printed: every mutant on which the two differ, test by test (a verdict that one of them gets
+Printed: every mutant on which any two differ, test by test (a verdict that one of them gets
 wrong: there should be none), then every mutant that passes all the lab's tests, visible and
 hidden (either it behaves as the answer does, or it is a clause of the contract no test holds it
 to: read each one). Exit status 1 if any mutant got two verdicts.
 
-    .venv/bin/python benchmarks/mutants.py [LESSON ...] [--per-gap N] [--seconds S]
+    .venv/bin/python benchmarks/mutants.py [LESSON ...] [--per-gap N] [--seconds S] [--command-line]
 
 Not part of `make test`: every lesson, every mutant, is several hundred gradings (minutes on 2
 cores); --per-gap takes that many mutants of each gap, spread over its answer.
@@ -24,16 +25,18 @@ import contextlib
 import copy
 import io
 import re
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from lab import lessons  # noqa: E402
+from lab import checks, lessons  # noqa: E402
 from lab.checks import engine  # noqa: E402
-from lab.course import manifest  # noqa: E402
+from lab.course import manifest, starters  # noqa: E402
 from lab.grader import fixtures, verdict  # noqa: E402
 from lab.runtime import checkcell, takeover  # noqa: E402
 
@@ -153,6 +156,21 @@ class Lesson:
         return [(g, ast.unparse(tree) if g == grade_id else source) for g, source in self.cells]
 
 
+    def harness_file(self, name, changed):
+        """The learner's harness.py at the end of the lesson, every gap answered, `name`'s by
+        `changed` (a method in its class, with the decorators the file gives it)."""
+        tree = ast.parse(starters.text_at(starters.Stage(self.lesson), solved=True))
+        owner, bare = manifest.owner_of(name), manifest.bare(name)
+        body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == owner).body \
+            if owner else tree.body
+        for i, node in enumerate(body):
+            if isinstance(node, DEFINITIONS) and node.name == bare:
+                body[i] = copy.deepcopy(changed)
+                body[i].decorator_list = node.decorator_list
+                return ast.unparse(tree)
+        raise LookupError(f"{name} is not in lesson {self.lesson}'s harness.py")
+
+
 def in_the_notebook(lesson, lab, found, seconds):
     """{cell: printed lines} of the lab's checks as a notebook runs them: the visible tests, then
     the hidden ones if those passed (as the notebook's hidden cell requires)."""
@@ -174,12 +192,44 @@ def in_the_notebook(lesson, lab, found, seconds):
 
 def graded(lesson, lab, cells, seconds):
     """{cell: printed lines} of the lab's two check cells as the autograder runs them."""
-    checks = [{"grade_id": f"lab{lab}-tests", "points": 1, "source": f"import lab\nlab.check({lesson}, lab={lab})\n"},
-              {"grade_id": f"lab{lab}-hidden", "points": 1,
-               "source": f"import lab\nlab.require_pass({lesson}, lab={lab})\nlab.check({lesson}, lab={lab}, hidden=True)\n"}]
-    result = verdict.grade(lesson, cells, checks, timeout=30, test_seconds=seconds)
+    check_cells = [
+        {"grade_id": f"lab{lab}-tests", "points": 1, "source": f"import lab\nlab.check({lesson}, lab={lab})\n"},
+        {"grade_id": f"lab{lab}-hidden", "points": 1,
+         "source": f"import lab\nlab.require_pass({lesson}, lab={lab})\nlab.check({lesson}, lab={lab}, hidden=True)\n"}]
+    result = verdict.grade(lesson, cells, check_cells, timeout=30, test_seconds=seconds)
     return {cell: "\n".join(v["lines"]) for cell, v in result["cells"].items()}, \
         all(v["passed"] for v in result["cells"].values())
+
+
+def on_the_command_line(lesson, lab, text, seconds):
+    """{test title: "✓" or "✗"} of the lab's tests, visible and hidden, as lab_check judges the
+    harness.py `text` (a test it did not run has no entry)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "harness.py")
+        path.write_text(text, encoding="utf-8")
+        done = subprocess.run([sys.executable, str(REPO / "lab" / "lab_check.py"), "--harness", str(path),
+                               "--lesson", str(lesson), "--lab", str(lab), "--timeout", f"{seconds:g}"],
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=folder)
+    marks = {}
+    for line in done.stdout.splitlines():
+        for word, mark in (("PASS", "✓"), ("FAIL", "✗")):
+            head = f"{word}  lab {lab}  "
+            if line.startswith(head):
+                marks[line[len(head):].split(" -- ")[0]] = mark
+    return marks
+
+
+def by_title(lesson, lab, said):
+    """{test title: "✓" or "✗"} of the tests a notebook's check printed a verdict for (its lines
+    are filled to a width, so each is matched by the words it starts with)."""
+    marks = {}
+    lines = [" ".join(line.split()) for text in said.values() for line in text.splitlines()]
+    for t in checks.tests_for(lesson, lab):
+        words = " ".join(t.title.split())[:60]
+        for line in lines:
+            if line[:1] in "✓✗" and line[2:].startswith(words):
+                marks[t.title] = line[0]
+    return marks
 
 
 def verdicts(text):
@@ -189,8 +239,9 @@ def verdicts(text):
     return count[:1] + [line[:70] for line in lines if line.startswith(("✓", "✗"))]
 
 
-def audit(lesson, per_gap, seconds, out):
-    """(mutants that got two verdicts, mutants every test let through, mutants tried)."""
+def audit(lesson, per_gap, seconds, out, command_line=False):
+    """(mutants that got two verdicts, mutants every test let through, mutants tried); with
+    `command_line`, lab_check judges each mutant too, and must agree with the notebook."""
     answers = Lesson(lesson)
     differ, through, tried = [], [], 0
     for name, definition in answers.definitions.items():
@@ -215,9 +266,24 @@ def audit(lesson, per_gap, seconds, out):
                 for cell in notebook:
                     print(f"  notebook {cell}: {' '.join(notebook[cell].split())[:400]}", file=out)
                     print(f"  grader   {cell}: {' '.join(grader.get(cell, '').split())[:400]}", file=out)
+                continue
+            apart = _apart(lesson, lab, notebook, on_the_command_line(
+                lesson, lab, answers.harness_file(name, changed), seconds)) if command_line else {}
+            if apart:
+                differ.append(label)
+                print(f"DIFFER  {label} (the notebook and lab_check)", file=out)
+                for title, (mine, theirs) in apart.items():
+                    print(f"  {title[:70]}: notebook {mine}, lab_check {theirs}", file=out)
             elif passed:
                 through.append(label)
     return differ, through, tried
+
+
+def _apart(lesson, lab, notebook, command_line):
+    """{title: (the notebook's mark, lab_check's)} of the tests both judged, and judged apart."""
+    mine = by_title(lesson, lab, notebook)
+    return {title: (mark, command_line[title]) for title, mark in mine.items()
+            if title in command_line and command_line[title] != mark}
 
 
 def main(argv=None):
@@ -225,12 +291,14 @@ def main(argv=None):
     parser.add_argument("lessons", nargs="*", type=int, help="lessons to audit (default: every written one)")
     parser.add_argument("--per-gap", type=int, default=0, help="mutants of each gap (default: all)")
     parser.add_argument("--seconds", type=float, default=2.0, help="each test's time, in both (default 2)")
+    parser.add_argument("--command-line", action="store_true",
+                        help="have lab/lab_check.py judge each mutant too (one process each: slower)")
     args = parser.parse_args(argv)
     engine.TEST_SECONDS = args.seconds
     all_differ, all_through = [], []
     for lesson in args.lessons or lessons.written():
         started = time.monotonic()
-        differ, through, tried = audit(lesson, args.per_gap, args.seconds, sys.stdout)
+        differ, through, tried = audit(lesson, args.per_gap, args.seconds, sys.stdout, args.command_line)
         all_differ += differ
         all_through += through
         print(f"lesson {lesson:02d}: {tried} mutants, {len(differ)} with two verdicts, "

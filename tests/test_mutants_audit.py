@@ -56,3 +56,18 @@ def test_two_verdicts_are_reported_and_fail_the_audit(monkeypatch):
     differ, _, _ = audit.audit(1, 1, 2.0, out)
     assert differ and "DIFFER  lesson 01" in out.getvalue()
     assert audit.main(["1", "--per-gap", "1"]) == 1
+
+
+def test_the_command_line_is_judged_too_and_a_disagreement_is_reported(monkeypatch):
+    audit = _audit()
+    monkeypatch.setattr(engine, "TEST_SECONDS", engine.TEST_SECONDS)
+    out = io.StringIO()
+    differ, _, tried = audit.audit(1, 1, 2.0, out, command_line=True)
+    assert tried and differ == [], out.getvalue()
+    real = audit.on_the_command_line
+
+    def a_command_line_that_turns_every_verdict(lesson, lab, text, seconds):
+        return {title: "✓" if mark == "✗" else "✗" for title, mark in real(lesson, lab, text, seconds).items()}
+    monkeypatch.setattr(audit, "on_the_command_line", a_command_line_that_turns_every_verdict)
+    differ, _, _ = audit.audit(1, 1, 2.0, out, command_line=True)
+    assert differ and "(the notebook and lab_check)" in out.getvalue()
