@@ -146,7 +146,10 @@ def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=
     state = root / course.STATE
     submissions = find_submissions(root, assignments, students)
     books = _books(application, {s.assignment for s in submissions})
-    depends = {a: regrade.against(root, a, books) for a in {s.assignment for s in submissions}}
+    sandboxed = nbgrader_ext.SandboxedTests(config=application.config)
+    limits = {"timeout": sandboxed.timeout, "test_seconds": sandboxed.test_seconds,
+              "memory_mb": sandboxed.memory_mb}
+    depends = {a: regrade.against(root, a, books, limits) for a in {s.assignment for s in submissions}}
     given = report.extensions(root)
     todo = []
     for s in submissions:

@@ -1,6 +1,7 @@
 """Whether a recorded grade still holds: what it was computed against besides the submission
 (the check cells and their points, the release, the lesson's tests, the grader's code, the
-learner's extension), kept in its done marker and compared on the next run."""
+sandbox's limits, the learner's extension), kept in its done marker and compared on the next
+run."""
 
 import hashlib
 import json
@@ -16,6 +17,7 @@ AGAINST = {
     "release": "the release changed",
     "lab tests": "the lab tests changed",
     "grader": "the grader changed",
+    "limits": "the sandbox's time or memory limits changed",
     "extension": "the learner's extension changed",
 }
 
@@ -39,10 +41,11 @@ def _cache(relative):
     return "__pycache__" in relative.parts or relative.suffix in (".pyc", ".pyo")
 
 
-def against(root, assignment, books):
+def against(root, assignment, books, limits):
     """{part: digest} of everything a grade of `assignment` depends on besides the submission:
     the gradebook's check cells (source and points) and solution ids, the released files, the
-    lesson's own code (its tests) and the rest of the grader's code."""
+    lesson's own code (its tests), the rest of the grader's code, and the sandbox's `limits`
+    ({"timeout", "test_seconds", "memory_mb"}: a test failed at 10 s may pass at 20)."""
     mine = {key: book for key, book in books.items() if key[1] == assignment}
     lessons_dir = Path(__file__).resolve().parents[1] / "lessons"
     tests = {}
@@ -59,6 +62,7 @@ def against(root, assignment, books):
         "release": _files_digest(release) if release.is_dir() else "",
         "lab tests": _digest(tests),
         "grader": _digest([verdict.VERSION, verdict.code_digest(lessons_dir)]),
+        "limits": _digest(limits),
     }
 
 

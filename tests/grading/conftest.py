@@ -65,6 +65,10 @@ def graded(tmp_path_factory):
     from lab.grader import autograde, course, feedback, fixtures, grades
     root = tmp_path_factory.mktemp("course")
     course.setup(root)
+    # the limits every grading of this course runs under, here and in the tests that grade again
+    (root / "instructor_config.py").write_text(
+        f"c = get_config()  # noqa: F821\nc.SandboxedTests.timeout = {TIMEOUT}\n"
+        f"c.SandboxedTests.test_seconds = {TIMEOUT}\n")
     application = course.app(root)
     api = course.api(application)
     # GRADING_ONLY=7,8 grades those lessons alone, for an author at work on them: select their
@@ -82,7 +86,7 @@ def graded(tmp_path_factory):
     protected = snapshot(REPO / "lab", REPO / "harness", REPO / "notebooks")
     written = {lesson: fixtures.write(root, lesson) for lesson in names}
     progress = io.StringIO()
-    submissions = autograde.run(root, jobs=2, timeout=TIMEOUT, test_seconds=TIMEOUT, progress=True, out=progress)
+    submissions = autograde.run(root, jobs=2, progress=True, out=progress)
     if ATTACKED in names:
         failed = feedback.run(root, names[ATTACKED], only=FEEDBACK, jobs=2)
         assert not failed, failed

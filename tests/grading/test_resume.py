@@ -90,6 +90,18 @@ def test_changed_points_regrade_every_submission_and_say_why(graded, course_copy
     assert scores["correct"]["cells"]["lab1-tests"] == before + 2   # full marks at the new points
 
 
+def test_other_time_limits_regrade_every_submission_and_say_why(graded, course_copy):
+    """An instructor gives the tests more time (autograde's --timeout, or instructor_config.py):
+    a grade made under the old limits may not be the one the new limits give, so every
+    submission is graded again, and the summary says why."""
+    from .conftest import TIMEOUT
+    autograde.run(course_copy, assignments=[graded.assignment], students=STUDENTS, jobs=2, progress=False)
+    submissions = autograde.run(course_copy, assignments=[graded.assignment], students=STUDENTS, jobs=2,
+                                progress=False, test_seconds=TIMEOUT + 1)
+    assert {s.student: s.status for s in submissions} == {s: "graded" for s in STUDENTS}
+    assert all(s.regraded == "the sandbox's time or memory limits changed" for s in submissions)
+
+
 @pytest.mark.parametrize("part", sorted(regrade.AGAINST))
 def test_a_grade_made_against_anything_else_is_made_again(graded, course_copy, part):
     """A done marker records what its grade was computed against; a grade made against another
