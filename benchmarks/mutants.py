@@ -59,6 +59,12 @@ def sites(definition, lines=None):
     only those that start on `lines` (a range of line numbers) if given: the learner's part."""
     found, docstrings = [], _docstrings(definition)
     for node in ast.walk(definition):
+        for field in ("body", "orelse"):   # a block's statements, each judged by its own line
+            block = getattr(node, field, None)
+            if isinstance(block, list) and len(block) > 1:
+                found += [((node, field, i), "leave out") for i, statement in enumerate(block)
+                          if not (isinstance(statement, ast.Expr) and id(statement.value) in docstrings)
+                          and (lines is None or statement.lineno in lines)]
         if lines is not None and getattr(node, "lineno", None) not in lines:
             continue
         if isinstance(node, ast.Compare) and type(node.ops[0]) in TURNED:
@@ -74,12 +80,6 @@ def sites(definition, lines=None):
             found.append((node, "and/or"))
         elif isinstance(node, ast.Return) and node.value is not None:
             found.append((node, "None"))
-        for field in ("body", "orelse"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and len(block) > 1:
-                found += [((node, field, i), "leave out") for i, statement in enumerate(block)
-                          if not (isinstance(statement, ast.Expr) and id(statement.value) in docstrings)
-                          and (lines is None or statement.lineno in lines)]
     return found
 
 

@@ -71,3 +71,14 @@ def test_the_command_line_is_judged_too_and_a_disagreement_is_reported(monkeypat
     monkeypatch.setattr(audit, "on_the_command_line", a_command_line_that_turns_every_verdict)
     differ, _, _ = audit.audit(1, 1, 2.0, out, command_line=True)
     assert differ and "(the notebook and lab_check)" in out.getvalue()
+
+
+def test_only_the_learners_lines_are_mutated_and_all_of_them():
+    audit = _audit()
+    definition = ast.parse(ANSWER).body[0]
+    written = range(4, 8)   # the body below the docstring, as between a cell's solution markers
+    found = audit.sites(definition, written)
+    lines = {(getattr(where[0], where[1])[where[2]] if isinstance(where, tuple) else where).lineno
+             for where, _ in found}
+    assert lines <= set(written) and {4, 5, 7} <= lines, lines
+    assert any(change == "leave out" for _, change in found), "the statements of the body were never left out"
