@@ -36,7 +36,6 @@ from pathlib import Path
 import nbformat
 
 from lab import checks, lessons
-from lab.checks import engine
 from lab.grader import convert, course, engines, nbgrader_ext, record, regrade, report, sandbox, session, verdict
 from lab.grader.record import record as _record   # by this name, so that a test can stand in for it
 
@@ -146,7 +145,7 @@ def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=
     state = root / course.STATE
     submissions = find_submissions(root, assignments, students)
     books = _books(application, {s.assignment for s in submissions})
-    sandboxed = nbgrader_ext.SandboxedTests(config=application.config)
+    sandboxed = nbgrader_ext.SandboxedTests(config=application.config)   # the limits in force
     limits = {"timeout": sandboxed.timeout, "test_seconds": sandboxed.test_seconds,
               "memory_mb": sandboxed.memory_mb}
     depends = {a: regrade.against(root, a, books, limits) for a in {s.assignment for s in submissions}}
@@ -174,7 +173,7 @@ def run(root=course.COURSE, assignments=None, students=None, jobs=None, timeout=
     # here is kept out of the collector's sight, so that such a collection looks at the
     # submission's own objects alone, not at (and so copying) every object of this process.
     gc.freeze()
-    limit = _time_limit(application, books)
+    limit = _time_limit(sandboxed, books)
     context = multiprocessing.get_context("fork")
     running = {}    # connection -> (process, submission, started)
     finished = []   # (submission, result), waiting for the one writer
@@ -277,12 +276,10 @@ def _warm(root, books):
             getattr(lessons.load(lesson, "checks"), "warm", lambda: None)()
 
 
-def _time_limit(application, books):
+def _time_limit(sandboxed, books):
     """How long one submission's grading process may take before it is stopped: every cell its
-    time limit twice over, and every test of its lesson its own (SandboxedTests.test_seconds) as
-    long as the wall clock may stretch it (session.WALL_FACTOR)."""
-    timeout = application.config.SandboxedTests.get("timeout", 30)
-    test_seconds = application.config.SandboxedTests.get("test_seconds", engine.TEST_SECONDS)
+    time limit twice over, and every test of its lesson its own (`sandboxed`: the SandboxedTests
+    in force) as long as the wall clock may stretch it (session.WALL_FACTOR)."""
     cells = sum(len(b["checks"]) + len(b["solutions"]) for b in books.values()) or 8
     tests = 0
     for notebook, _ in books:
@@ -292,7 +289,7 @@ def _time_limit(application, books):
             continue
         if lesson in lessons.written():
             tests += len(checks.tests_for(lesson))
-    return 120 + 2 * timeout * cells + session.WALL_FACTOR * test_seconds * tests
+    return 120 + 2 * sandboxed.timeout * cells + session.WALL_FACTOR * sandboxed.test_seconds * tests
 
 
 def summary(submissions):

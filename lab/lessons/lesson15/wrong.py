@@ -222,9 +222,13 @@ def run_agent_asyncio_run(model, system, messages, tools, prompt, *, max_turns=N
 
 
 async def _sequential(tools, calls, record):
+    """The calls of a reply one after another, as the reference runs them: through the learner's
+    own run_tool where one is in reach (a notebook's namespace, or the grader's worker, where
+    lab.harness_at is not served), else lesson 15's."""
+    run_tool = globals().get("run_tool") or _ref().run_tool
     for call in calls:
         yield {"type": "tool_execution_start", "call": call}
-        result = await _ref().run_tool(tools, call)
+        result = await run_tool(tools, call)
         yield record(result)
         yield {"type": "tool_execution_end", "call": call, "result": result}
 
@@ -383,24 +387,11 @@ async def run_tool_awaits_only_coroutines(tools, call):
         return _result(call, str(exc), True)
 
 
-async def _one_by_one(tools, calls, record):
-    """The calls of a reply one after another, as the reference runs them: through the learner's
-    own run_tool where one is in reach (a notebook's namespace, or the grader's worker, where
-    lab.harness_at is not served), else lesson 15's. What the two wrong loops below share with
-    the reference, unchanged."""
-    run_tool = globals().get("run_tool") or _ref().run_tool
-    for call in calls:
-        yield {"type": "tool_execution_start", "call": call}
-        result = await run_tool(tools, call)
-        yield record(result)
-        yield {"type": "tool_execution_end", "call": call, "result": result}
-
-
 def run_agent_goes_on_after_a_failure(model, system, messages, tools, prompt, *, max_turns=None,
                                       get_steering=None, get_follow_ups=None):
     """Treats a failed reply as one that calls no tools, so the run asks for follow-ups and goes
     on (the contract, lesson 10's: a failed reply ends the run, and nobody is asked for more)."""
-    return _loop(model, system, messages, tools, prompt, _one_by_one, max_turns=max_turns,
+    return _loop(model, system, messages, tools, prompt, _sequential, max_turns=max_turns,
                  get_steering=get_steering, get_follow_ups=get_follow_ups, failure_ends=False)
 
 
@@ -409,7 +400,7 @@ def run_agent_asks_for_follow_ups_early(model, system, messages, tools, prompt, 
     """Asks for follow-ups after every turn that brought no steering, tool calls or not (the
     contract, lesson 9's: a follow-up is for a run about to end; taken while the model still
     calls tools, it cuts in before the model has answered the results)."""
-    return _loop(model, system, messages, tools, prompt, _one_by_one, max_turns=max_turns,
+    return _loop(model, system, messages, tools, prompt, _sequential, max_turns=max_turns,
                  get_steering=get_steering, get_follow_ups=get_follow_ups, follow_ups_early=True)
 
 
