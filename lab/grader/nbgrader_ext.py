@@ -313,7 +313,8 @@ class SandboxedTests(NbGraderPreprocessor):
                       "defines its functions, and each check cell less its tests; code that waits "
                       "without computing is stopped at three times this in wall time (less the time "
                       "spent waiting for a CPU).").tag(config=True)
-    test_seconds = Float(engine.TEST_SECONDS, help="CPU seconds each test of a check cell may take: "
+    test_seconds = Float(engine.TEST_SECONDS, help="CPU seconds each test of a check cell may take, "
+                         "and wall seconds (less the time spent waiting for a CPU): "
                          "the notebook's own limit of a test, so that a grade says what the "
                          "notebook's check said; a test over it fails, and the tests after it in "
                          "its cell are not run, as in the notebook.").tag(config=True)

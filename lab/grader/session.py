@@ -16,6 +16,9 @@ from lab.runtime import guards
 
 DEFAULT_TIMEOUT = 30
 WALL_FACTOR = 3         # code that waits without computing is stopped at this many times the limit
+# A lab test's time is wall-clock time in the notebook (lab.checks.engine.TEST_SECONDS): graded, a
+# test that waits without computing (a sleep, a retry's back-off) gets no more than that either.
+TEST_WALL_FACTOR = 1
 
 
 class Budget:
@@ -23,7 +26,8 @@ class Budget:
     run here) and the sandboxed worker's. A machine busy with other work slows a cell down without
     spending its time, so a right answer is not failed for the load of the grading server; code
     that waits without computing (a sleep, a blocked read) is stopped by the wall clock instead,
-    at WALL_FACTOR times the limit. That wall time leaves out the time the grader and the worker
+    at `wall_factor` times the limit (WALL_FACTOR for a cell, TEST_WALL_FACTOR for a lab test, as
+    the notebook's wall clock stops it). That wall time leaves out the time the grader and the worker
     spent ready to run but waiting for a CPU, for the same reason: a cell that talks to the worker
     many times waits for a CPU at each turn on a loaded machine. Where the worker's CPU cannot be
     read, the wall clock alone.
@@ -33,8 +37,8 @@ class Budget:
     counts from the moment it is ready (count_from_now), or else from the moment the budget
     first sees it."""
 
-    def __init__(self, seconds, worker_cpu):
-        self.seconds, self.worker_cpu = seconds, worker_cpu
+    def __init__(self, seconds, worker_cpu, wall_factor=WALL_FACTOR):
+        self.seconds, self.worker_cpu, self.wall_factor = seconds, worker_cpu, wall_factor
         self.started, self.own = time.monotonic(), time.process_time()
         self.own_queued = _own_queued()
         self.first, self.last = {}, {}   # worker key -> (CPU, queued) seconds when first seen, when last read
@@ -85,7 +89,7 @@ class Budget:
         """A later deadline if the cell still has time left, else None (its time is up)."""
         used = self.used()
         now = time.monotonic()
-        wall = WALL_FACTOR * self.seconds - self.waited(now)
+        wall = self.wall_factor * self.seconds - self.waited(now)
         if wall <= 0 or used is None or used >= self.seconds:
             return None
         self.deadline = now + min(max(self.seconds - used, 0.1), wall)
@@ -225,10 +229,12 @@ class Session:
     def time_of_a_test(self, seconds):
         """For the length of one lab test: a Budget of `seconds` of its own, as each test has in
         the notebook (lab.checks.engine.TEST_SECONDS), so that the tests before it neither
-        shorten its time nor lend it theirs; the cell's own time stands still meanwhile."""
+        shorten its time nor lend it theirs; the cell's own time stands still meanwhile. Its wall
+        clock stops it at `seconds` too (less the time spent waiting for a CPU), as the notebook's
+        does, so code that sleeps through it fails graded as it fails there."""
         outer = self.budget
         left = outer.left() if outer is not None else self.timeout
-        self._use(Budget(seconds, self._worker_cpu))
+        self._use(Budget(seconds, self._worker_cpu, TEST_WALL_FACTOR))
         try:
             yield
         finally:
