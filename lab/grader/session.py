@@ -6,6 +6,7 @@ in CPU seconds (Budget). lab/grader/verdict.py runs the check cells against it.
 
 import contextlib
 import functools
+import math
 import os
 import time
 
@@ -161,8 +162,9 @@ class Session:
         self.lesson, self.timeout, self.protect = lesson, timeout, list(protect)
         # each lab test's own time: the notebook's (engine.TEST_SECONDS) unless told otherwise
         self.test_seconds = engine.TEST_SECONDS if test_seconds is None else test_seconds
-        self.limits = limits or worker_world.Limits(cpu_seconds=4 * timeout + 30)
         self.code_cells = [(cell_id, as_python(source)) for cell_id, source in code_cells]
+        self.limits = _with_room(limits or worker_world.Limits(cpu_seconds=4 * timeout + 30), lesson,
+                                 len(self.code_cells), timeout, self.test_seconds)
         self.worker = None
         self.cache = {}
         self.cell_errors = {}     # cell id -> (ename, evalue) of a learner cell that stopped
@@ -272,6 +274,24 @@ class Session:
         if self.worker is not None:
             self.worker.close()
             self.worker = None
+
+
+def _with_room(limits, lesson, cells, timeout, test_seconds):
+    """`limits` with a CPU limit no lower than what the budgets let one worker spend: each of the
+    learner's `cells` its `timeout`, each test of the lesson its `test_seconds`, and room to spare.
+    The limit is a backstop should the grader stop counting; below the budgets it would end a
+    worker whose slow but honest code every test of the notebook passes (lesson 7's 21 tests of
+    10 s each are more than 4 cells of 30 s)."""
+    from lab import checks
+    try:
+        tests = len(checks.tests_for(lesson))
+    except ValueError:
+        tests = 0   # no such lesson here: its cells alone
+    needed = math.ceil(timeout * (cells + 4) + test_seconds * tests + 30)
+    if limits.cpu_seconds >= needed:
+        return limits
+    return worker_world.Limits(memory_mb=limits.memory_mb, cpu_seconds=needed, file_mb=limits.file_mb,
+                               open_files=limits.open_files)
 
 
 def _describe(error):

@@ -557,3 +557,22 @@ def test_a_test_that_sleeps_within_its_time_passes_in_both():
                            [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}],
                            timeout=30, test_seconds=1.5)["cells"]["lab1-tests"]
     assert graded["score"] == 3, graded["lines"]
+
+
+@pytest.mark.parametrize("lesson", [1, 7, 9, 12, 16], ids=lambda n: f"lesson{n:02d}")
+def test_the_workers_cpu_limit_leaves_every_test_and_cell_its_time(lesson):
+    """The worker's RLIMIT_CPU is a backstop under the budgets, never below them: at 4 cells of
+    the cell's time and 30 s it ended, mid-check, a worker whose slow but honest code took 8 s
+    on each of lesson 7's 21 tests, which the notebook passes (each under its 10 s)."""
+    from lab.grader import nbgrader_ext, session
+    from lab import lessons
+    assert lesson in lessons.written()
+    cells = [(f"cell-{n}", "x = 1\n") for n in range(6)]
+    for limits in (None, nbgrader_ext.SandboxedTests().limits()):
+        held = session.Session(lesson, cells, timeout=30, limits=limits)
+        allowed = 30 * len(cells) + engine.TEST_SECONDS * len(checks.tests_for(lesson))
+        assert held.limits.cpu_seconds > allowed, (
+            f"session.Session gave lesson {lesson}'s worker {held.limits.cpu_seconds} CPU seconds, "
+            f"less than the {allowed:g} its cells and tests may take")
+        if limits is not None:
+            assert held.limits.memory_mb == limits.memory_mb
