@@ -19,8 +19,9 @@ grader.
 
 Where the time goes is printed after the run: the wall time, the time the grading processes
 spent (converting with nbgrader's preprocessors and running the sandboxed verdict), the time the
-one gradebook writer spent, and, from a second run that reuses the verdicts, how much of it was
-the sandbox.
+one gradebook writer spent, from a second run that reuses the verdicts how much of it was the
+sandbox, and, from a right notebook of each lesson graded again alone, how many messages its
+tests exchange with the sandboxed worker and what a worker's start and a message cost.
 """
 
 import argparse
@@ -136,6 +137,87 @@ def stock(sample, env):
     return seconds, notebooks, cells
 
 
+class _Counted:
+    """Counts the messages the grader sends to and receives from its workers, and the workers
+    started, while it is in force (this process only)."""
+
+    def __enter__(self):
+        from lab.grader import sandbox, wire
+        self.sent = self.received = self.workers = 0
+        self._saved = (wire.Peer.send, wire.Peer.receive, sandbox.Worker.__init__)
+        send, receive, start = self._saved
+        counter = self
+
+        def counted_send(peer, message):
+            counter.sent += peer.grader
+            return send(peer, message)
+
+        def counted_receive(peer):
+            message = receive(peer)
+            counter.received += peer.grader
+            return message
+
+        def counted_start(worker, *args, **kwargs):
+            counter.workers += 1
+            return start(worker, *args, **kwargs)
+        wire.Peer.send, wire.Peer.receive, sandbox.Worker.__init__ = counted_send, counted_receive, counted_start
+        return self
+
+    def __exit__(self, *exc):
+        from lab.grader import sandbox, wire
+        wire.Peer.send, wire.Peer.receive, sandbox.Worker.__init__ = self._saved
+
+
+def _children_cpu():
+    import resource
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def anatomy(root, names, expected):
+    """Where a sandboxed verdict's time goes: each lesson's first right notebook graded again in
+    this process, one after another, counting the messages between the grader and its worker
+    and the CPU seconds of each side (the worker's with its start: namespaces, Python, the
+    starter). Lines to print."""
+    import nbformat
+    from lab.grader import nbgrader_ext, sandbox, session, verdict
+    application = course.app(root)
+    books = autograde._books(application, set(names.values()))
+    lines = ["  a right notebook of each lesson, graded alone: messages with its worker (both ways), "
+             "CPU seconds of the grader's side and of the worker's"]
+    totals = [0, 0.0, 0.0]
+    for lesson, name in sorted(names.items()):
+        right = [st for (st, n), (kind, _) in expected.items() if n == name and kind == "correct"]
+        if not right:
+            continue   # too few learners for this lesson to have a right one
+        student = min(right)
+        nb = nbformat.read(root / "submitted" / student / name / f"{name}.ipynb", as_version=4)
+        book = books[name, name]
+        code, grade_cells = nbgrader_ext.prepared(nb, book), nbgrader_ext.grade_cells_of(book)
+        sandbox.starter_code(session.worker_starter(lesson))
+        worker_before, own_before = _children_cpu(), time.process_time()
+        with _Counted() as counted:
+            verdict.grade(lesson, code, grade_cells)
+        own, worker = time.process_time() - own_before, _children_cpu() - worker_before
+        messages = counted.sent + counted.received
+        totals = [totals[0] + messages, totals[1] + own, totals[2] + worker]
+        lines.append(f"    {lesson:02d}: {messages:5d} messages, grader {own:5.3f} s, worker {worker:5.3f} s "
+                     f"({counted.workers} started)")
+    starter = session.worker_starter(max(names))
+    before = _children_cpu()
+    for _ in range(5):
+        sandbox.Worker(starter).close()
+    start = (_children_cpu() - before) / 5
+    count = len(lines) - 1
+    if not count:
+        return lines
+    per_message = (totals[1] + totals[2] - count * start) / max(totals[0], 1)
+    lines.append(f"    on average {totals[0] / count:.0f} messages, {(totals[1] + totals[2]) / count:.3f} CPU "
+                 f"seconds: a worker's start {start * 1000:.0f} ms, then some {per_message * 1e6:.0f} microseconds "
+                 "a message, both sides and the tests' own work together")
+    return lines
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--learners", type=int, default=200)
@@ -180,6 +262,7 @@ def main(argv=None):
     print(f"every one of {n} scores is what its sample must earn")
 
     again, _ = grade(root, args.jobs, force=True)   # the verdicts are reused: no sandbox runs
+    inside = anatomy(root, names, expected)
 
     stock_line = ""
     if args.stock_learners:
@@ -215,6 +298,7 @@ def main(argv=None):
         f"{name[:2]} {sum(times) / len(times):.2f} s" for name, times in sorted(per_lesson.items())))
     print(f"  graded again with the verdicts kept: {again / n:6.3f} s a notebook, so the sandbox "
           f"(starting it, the learner's cells and the tests) took {(wall - again) / n:6.3f} s of wall time")
+    print("\n".join(inside))
     return 0
 
 

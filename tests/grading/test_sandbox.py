@@ -47,6 +47,19 @@ def test_the_worker_writes_only_in_its_own_directory(worker):
     assert isinstance(run(worker, f"open({elsewhere!r}, 'w')"), PermissionError)
 
 
+def test_a_message_many_reads_long_crosses_whole_both_ways(worker):
+    """The wire reads at most wire.READ_SIZE bytes at a time: a value many reads long (and with
+    text beyond ASCII) arrives whole, from the worker and to it, and the next message after it
+    is read on its own."""
+    text = "é" + "0123456789" * (wire.READ_SIZE // 2) + "ü"
+    assert len(text.encode()) > 4 * wire.READ_SIZE
+    assert run(worker, f"big = {text!r} * 2") is None
+    assert worker.lookup("big") == text * 2
+    echo = worker.lookup("helper")
+    assert echo(text) == text * 2
+    assert echo(3) == 6
+
+
 def test_memory_is_limited():
     with sandbox.Worker(STARTER, limits=worker_world.Limits(memory_mb=256)) as w:
         assert isinstance(run(w, "hog = bytearray(1 << 30)"), MemoryError)
