@@ -114,3 +114,22 @@ def test_the_same_cells_with_the_reference_pass_in_the_grader():
     cells = verdict.learner_cells(fixtures.master_of(lesson))
     result = verdict.grade(lesson, cells, check_cells(lesson, 1), timeout=20)
     assert all(v["passed"] for v in result["cells"].values()), result["cells"]
+
+
+def test_a_run_tool_that_leaves_a_future_is_told_so_graded_as_in_the_notebook():
+    """Graded, the learner's run_agent calls their own run_tool, as in their notebook: a future
+    left as a result's content reached the model's copy of the request before the test looked at
+    the result, and the sentence was "run_tool raised TypeError: cannot pickle '_asyncio.Future'
+    object". The test now says what is wrong with the result first."""
+    wrong = lessons.load(15, "wrong").run_tool_awaits_only_coroutines
+    gap, cells = submission(15, "run_tool", wrong)
+    result = verdict.grade(15, cells, check_cells(15, 1), timeout=20)
+    hidden = result["cells"]["lab1-hidden"]
+    assert not hidden["passed"]
+    assert hidden["reason"] == ("run_tool_takes_any_awaitable: run_tool gave <Future pending> "
+                                "for a tool that returned a future; await whatever is awaitable."), hidden["reason"]
+    found = {n: manifest.reference(n, 15) for n in manifest.names(15)}
+    found["run_tool"] = wrong
+    said = [r.message for r in checks.run(15, 1, manifest.Namespace(found), hidden=True) if not r.passed]
+    assert said == ["run_tool gave <Future pending> for a tool that returned a future; await whatever "
+                    "is awaitable"], said
