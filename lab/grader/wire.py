@@ -36,10 +36,13 @@ cancellation included, into the next step. A bare yield (asyncio.sleep(0)) is on
 grader's loop; `async for` and aclose() are the same steps, on what __anext__ and aclose() return.
 The grader awaits nothing but its own objects, found by their handles. The handle of a coroutine
 or an async generator is one to isinstance, so to inspect.iscoroutine, inspect.isasyncgen and
-asyncio (lab.meanwhile and create_task take it). Limits: graded code has no event loop of its own
-(asyncio.get_running_loop(), create_task or a sleep of more than 0 raise asyncio's RuntimeError
-"no running event loop" there), and the handle of a coroutine function is no coroutine function
-to inspect.iscoroutinefunction.
+asyncio (lab.meanwhile and create_task take it). While a step runs, asyncio's running loop in the
+worker is the grader's (_GradersLoop, through LoopDoor), as the test's loop is the running one in
+the notebook: get_running_loop, create_task, ensure_future, sleep, current_task, timeout,
+wait_for and gather work there, on the grader's loop and its virtual clock. Limits: a future made
+in the worker itself (asyncio.Future()) cannot be awaited there, since the worker has no loop
+that could run it, and the handle of a coroutine function is no coroutine function to
+inspect.iscoroutinefunction.
 """
 
 import base64
@@ -684,6 +687,7 @@ class Peer:
         self.remotes = {}          # the other side's handle -> Remote
         self.raised = {}           # ref -> an exception of ours that went across
         self.steps = {}            # the worker's: handle -> what the grader's await of it drives
+        self.loop = None           # the worker's: _GradersLoop, made when a step first needs it
         self.hooked = set()        # the grader's: handles of async generators a loop was told of
         self.next_handle = 1
         self.next_call = 1
@@ -974,6 +978,8 @@ class Peer:
         op = message.get("op")
         if op in ("exec", "lookup", "bye") and not self.grader:
             return self._worker_op(op, message)
+        if op == "loop" and self.grader:
+            return LoopDoor()
         if op == "course" and self.grader:
             name = message.get("name")
             if type(name) is not str or self.course is None:
@@ -1046,6 +1052,7 @@ class Peer:
         if how == "throw" and thrown is None:
             raise WireError("a throw with no exception")
         while True:
+            entered = self._enter_loop()
             try:
                 yielded = iterator.throw(thrown) if thrown is not None else iterator.send(value)
             except StopIteration as stop:
@@ -1054,14 +1061,34 @@ class Peer:
             except BaseException:
                 self.steps.pop(handle, None)
                 raise
+            finally:
+                if entered is not None:
+                    entered[0]._set_running_loop(entered[1])
             if yielded is None:
                 return ("turn",)
             if isinstance(yielded, Remote) and yielded._peer is self:
                 return ("await", yielded._handle)
             value, thrown = None, RuntimeError(
-                f"your coroutine awaited {type(yielded).__name__!r}, which needs an event loop in "
-                "its own process; graded code has none (the grader's loop runs it), so it can "
-                "await what it was given and asyncio.sleep(0), but no task, future or sleep of its own")
+                f"your coroutine awaited {type(yielded).__name__!r}, a future of its own process; graded, "
+                "your coroutines run on the grader's event loop, whose tasks, futures, sleeps and "
+                "timeouts they can use, but a future made here (asyncio.Future(), for one) needs a loop "
+                "here, and graded code has none")
+
+    def _enter_loop(self):
+        """While a step runs the learner's coroutine: asyncio's running loop is the grader's (a
+        _GradersLoop), as the test's loop is the running one in the notebook, so that
+        get_running_loop, create_task, ensure_future, sleep, wait_for and timeout work. Returns
+        (asyncio.events, the loop it replaced) to put back, or None where asyncio was never
+        imported (code that has not imported it cannot ask for a loop)."""
+        asyncio = sys.modules.get("asyncio")
+        if asyncio is None:
+            return None
+        if self.loop is None:
+            self.loop = _GradersLoop(self)
+        events = asyncio.events
+        prior = events._get_running_loop()
+        events._set_running_loop(self.loop)
+        return events, prior
 
     def _worker_op(self, op, message):
         if op == "bye":
@@ -1083,6 +1110,117 @@ class Peer:
             raise NameError(sentence)
         # A property (Harness.messages) is sent as its getter: the grader makes it a property again.
         return found.fget if isinstance(found, property) else found
+
+
+class LoopDoor:
+    """The grader's running event loop as the learner's coroutines reach it while graded, the
+    worker having none of its own (see _GradersLoop): what asyncio's tasks, futures, sleeps and
+    timeouts ask of a loop, done on the loop running the tests at the moment of the call, and
+    nothing else of it (not stop, close, or a task factory)."""
+
+    @staticmethod
+    def _running():
+        import asyncio
+        return asyncio.get_running_loop()
+
+    def time(self):
+        return self._running().time()
+
+    def create_future(self):
+        return self._running().create_future()
+
+    def create_task(self, coro, name=None):
+        return self._running().create_task(coro, name=name)
+
+    def call_soon(self, callback, *args):
+        return self._running().call_soon(callback, *args)
+
+    def call_later(self, delay, callback, *args):
+        return self._running().call_later(delay, callback, *args)
+
+    def call_at(self, when, callback, *args):
+        return self._running().call_at(when, callback, *args)
+
+    def current_task(self):
+        import asyncio
+        return asyncio.current_task(self._running())
+
+    def gather(self, *awaitables, return_exceptions=False):
+        import asyncio
+        self._running()
+        return asyncio.gather(*awaitables, return_exceptions=bool(return_exceptions))
+
+
+class _GradersLoop:
+    """asyncio's running loop in the worker while the grader steps a coroutine of the learner's:
+    each call goes to the grader's LoopDoor. A task is the grader's Task, driving the learner's
+    coroutine step by step; a future is the grader's; a timer calls the learner's callback from
+    the grader's loop. Our simplification: a callback's `context` stays behind (it cannot cross),
+    and the loop offers nothing but these."""
+
+    def __init__(self, peer):
+        self._peer, self._door = peer, None
+
+    def _ask(self):
+        if self._door is None:
+            self._door = self._peer.request("loop")
+        return self._door
+
+    def time(self):
+        return self._ask().time()
+
+    def create_future(self):
+        return self._ask().create_future()
+
+    def create_task(self, coro, *, name=None, context=None, **_ignored):
+        return self._ask().create_task(coro, name)
+
+    def call_soon(self, callback, *args, context=None):
+        return self._ask().call_soon(callback, *args)
+
+    def call_later(self, delay, callback, *args, context=None):
+        return self._ask().call_later(delay, callback, *args)
+
+    def call_at(self, when, callback, *args, context=None):
+        return self._ask().call_at(when, callback, *args)
+
+    def get_debug(self):
+        return False
+
+    def is_running(self):
+        return True
+
+    def is_closed(self):
+        return False
+
+    def __getattr__(self, name):
+        raise AttributeError(f"graded, your coroutines run on the grader's event loop, which gives them "
+                             f"time, tasks, futures and timers, but not {name}")
+
+
+def _on_the_graders_loop(asyncio):
+    """asyncio, as the worker loads it, answering for the grader's loop where asyncio's own
+    functions would look in this process for what only that loop holds: current_task() (the
+    grader's task stepping the learner's coroutine, as timeouts and wait_for ask it) and gather()
+    (the grader's, gathering there, since a future of this process could not be awaited). On
+    any other loop, asyncio's own."""
+    own_current_task, own_gather = asyncio.tasks.current_task, asyncio.tasks.gather
+
+    def current_task(loop=None):
+        if loop is None:
+            loop = asyncio.events.get_running_loop()
+        if type(loop) is _GradersLoop:
+            return loop._ask().current_task()
+        return own_current_task(loop)
+
+    def gather(*awaitables, return_exceptions=False):
+        loop = asyncio.events._get_running_loop()
+        if type(loop) is _GradersLoop:
+            return loop._ask().gather(*awaitables, return_exceptions=return_exceptions)
+        return own_gather(*awaitables, return_exceptions=return_exceptions)
+    current_task.__doc__, gather.__doc__ = own_current_task.__doc__, own_gather.__doc__
+    asyncio.tasks.current_task = asyncio.current_task = current_task
+    asyncio.tasks.gather = asyncio.gather = gather
 
 
 def _await_iterator(target):
@@ -1317,15 +1455,16 @@ class _AsyncioWithoutProcesses:
         import importlib.machinery
         spec = importlib.machinery.PathFinder.find_spec(name)
         if spec is not None:
-            spec.loader = _Seeded(spec.loader, self.seeds)
+            spec.loader = _Seeded(spec.loader, self.seeds, after=_on_the_graders_loop)
         return spec
 
 
 class _Seeded:
-    """A loader that runs another with `seeds` in sys.modules, and takes them out after."""
+    """A loader that runs another with `seeds` in sys.modules, and takes them out after; then
+    `after(module)`, if given."""
 
-    def __init__(self, loader, seeds):
-        self.loader, self.seeds = loader, seeds
+    def __init__(self, loader, seeds, after=None):
+        self.loader, self.seeds, self.after = loader, seeds, after
 
     def create_module(self, spec):
         return self.loader.create_module(spec)
@@ -1339,6 +1478,8 @@ class _Seeded:
             for name in self.seeds:
                 sys.modules.pop(name, None)
             sys.modules.update(saved)
+        if self.after is not None:
+            self.after(module)
 
 
 def _refuse_from_the_learners_gaps(harness, refusals):

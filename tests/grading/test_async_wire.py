@@ -97,6 +97,39 @@ async def polite():
 
 async def sleepy():
     await asyncio.sleep(1)
+    return asyncio.get_running_loop().time()
+
+
+async def tasked(model):
+    async def ask(n):
+        await asyncio.sleep(n)
+        reply = await model.complete("sys", [{"role": "user", "content": str(n)}], [])
+        return [n, reply["content"][0]["text"], asyncio.get_running_loop().time()]
+    first = asyncio.create_task(ask(2))
+    second = asyncio.ensure_future(ask(1))
+    return [await second, await first, asyncio.current_task() is not None]
+
+
+async def timed(model):
+    async with asyncio.timeout(None):
+        reply = await asyncio.wait_for(model.complete("sys", [{"role": "user", "content": "go"}], []), 5)
+    try:
+        await asyncio.wait_for(asyncio.sleep(10), timeout=3)
+    except TimeoutError:
+        return [reply["content"][0]["text"], "timed out", asyncio.get_running_loop().time()]
+
+
+async def gathered(model):
+    async def ask(n):
+        await asyncio.sleep(n)
+        return n
+    return await asyncio.gather(ask(2), ask(1), model.complete("sys", [{"role": "user", "content": "go"}], []))
+
+
+async def futured():
+    future = asyncio.Future()
+    asyncio.get_running_loop().call_soon(future.set_result, "made here")
+    return await future
 
 
 async def forged(coro):
@@ -378,9 +411,14 @@ def test_the_handle_of_a_coroutine_is_a_coroutine_to_inspect_and_asyncio(worker)
     assert not inspect.iscoroutinefunction(polite)
 
 
-def test_a_bare_yield_is_a_turn_of_the_graders_loop_and_a_loop_of_its_own_is_refused(worker):
+def test_a_bare_yield_is_a_turn_of_the_graders_loop_and_its_loop_is_the_learners(worker):
     """asyncio.sleep(0) in the learner's code lets the grader's other tasks run, as in the
-    notebook; what needs an event loop in the worker fails with asyncio's own sentence."""
+    notebook. The running loop of the learner's coroutine is the grader's, as the test's loop is
+    in the notebook: sleeps, tasks (create_task, ensure_future), current_task, timeout,
+    wait_for and gather do there what they do here, on the same virtual clock. Before, each raised "no
+    running event loop" graded (a right _notify that awaited each listener through
+    ensure_future or wait_for failed graded and passed in the notebook). A future of the worker's
+    own (asyncio.Future() made in the worker) is refused in one sentence that says why."""
     def order(polite):
         async def main():
             seen = []
@@ -393,8 +431,27 @@ def test_a_bare_yield_is_a_turn_of_the_graders_loop_and_a_loop_of_its_own_is_ref
         return virtual(main())
 
     assert order(worker.lookup("polite")) == ["other", "after a turn"] == order(notebook()["polite"])
-    with pytest.raises(RuntimeError, match="no running event loop"):
-        virtual(_awaited(worker.lookup("sleepy")))
+    here = notebook()
+
+    def both(name, *script):
+        """(graded, here) of the learner's `name`, each given a model of its own."""
+        said = []
+        for function in (worker.lookup(name), here[name]):
+            args = [lab.AsyncScriptedModel(list(script), latency=1)] if script else []
+            said.append(virtual(_awaited(function, *args)))
+        return said
+
+    graded, local = both("sleepy")
+    assert graded == local, (graded, local)   # the loop's time after one second, on both
+    graded, local = both("tasked", lab.say("one"), lab.say("two"))
+    assert graded == local and [g[:2] for g in graded[:2]] == [[1, "one"], [2, "two"]] and graded[2], graded
+    graded, local = both("timed", lab.say("in time"))
+    assert graded == local and graded[:2] == ["in time", "timed out"], graded
+    graded, local = both("gathered", lab.say("gathered"))
+    assert graded == local and graded[:2] == [2, 1], graded
+    assert virtual(_awaited(here["futured"])) == "made here"
+    with pytest.raises(RuntimeError, match="a future of its own process.*needs a loop here"):
+        virtual(_awaited(worker.lookup("futured")))
 
 
 def test_the_grader_awaits_only_its_own_objects():
@@ -446,3 +503,33 @@ def test_a_cancellation_that_escapes_a_lab_test_fails_that_test_and_grading_goes
         assert after.passed
     finally:
         session.close()
+
+
+@pytest.mark.parametrize("awaited", ["await asyncio.ensure_future(heard)",
+                                     "await asyncio.wait_for(heard, timeout=None)",
+                                     "await asyncio.get_running_loop().create_task(heard)"],
+                         ids=["lesson15-ensure_future", "lesson15-wait_for", "lesson15-create_task"])
+def test_a_right_notify_that_awaits_through_the_loop_earns_its_points_graded(awaited):
+    """A _notify that awaits each listener to its end through the loop (a task, a wait_for)
+    meets lesson 15's contract and passes every test of lab 2 in the notebook; graded, the
+    worker had no running loop, and the same cell failed with "no running event loop"."""
+    from lab import checks
+    from lab.course import manifest
+    from lab.grader import fixtures
+    master = fixtures.master_of(15)
+    gap = fixtures.solution_cells(15, master)["Harness._notify"]
+    cells = verdict.learner_cells(master)
+    source = dict(cells)[gap]
+    assert "            await heard\n" in source
+    mine = "import asyncio\n" + source.replace("            await heard\n", f"            {awaited}\n")
+    scope = {}
+    exec(compile("from harness import *\nimport inspect\n" + mine, "<cell>", "exec"), scope)
+    found = {n: manifest.reference(n, 15) for n in manifest.names(15)}
+    found["Harness._notify"] = scope["_notify"]
+    in_the_notebook = [r.message for r in checks.run(15, 2, manifest.Namespace(found), hidden=False)
+                       if not r.passed]
+    assert in_the_notebook == []
+    graded = verdict.grade(15, [(g, mine if g == gap else s) for g, s in cells],
+                           [{"grade_id": "lab2-tests", "points": 1, "source": "import lab\nlab.check(15, lab=2)\n"}],
+                           timeout=20)["cells"]["lab2-tests"]
+    assert graded["passed"], graded["reason"]
