@@ -126,6 +126,10 @@ async def gathered(model):
     return await asyncio.gather(ask(2), ask(1), model.complete("sys", [{"role": "user", "content": "go"}], []))
 
 
+async def threaded():
+    return await asyncio.to_thread(sorted, [3, 1, 2])
+
+
 async def futured():
     future = asyncio.Future()
     asyncio.get_running_loop().call_soon(future.set_result, "made here")
@@ -449,6 +453,10 @@ def test_a_bare_yield_is_a_turn_of_the_graders_loop_and_its_loop_is_the_learners
     assert graded == local and graded[:2] == ["in time", "timed out"], graded
     graded, local = both("gathered", lab.say("gathered"))
     assert graded == local and graded[:2] == [2, 1], graded
+    refused = "the virtual loop runs nothing in threads"   # in the notebook, and now graded
+    for function in (here["threaded"], worker.lookup("threaded")):
+        with pytest.raises(RuntimeError, match=refused):
+            virtual(_awaited(function))
     assert virtual(_awaited(here["futured"])) == "made here"
     with pytest.raises(RuntimeError, match="a future of its own process.*needs a loop here"):
         virtual(_awaited(worker.lookup("futured")))
