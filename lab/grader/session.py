@@ -46,11 +46,14 @@ class Budget:
         self._read_worker()
         self.deadline = self.started + seconds
 
-    def count_from_now(self):
+    def count_from_now(self, starting=0.0):
         """Count the worker's CPU from this moment: called when a worker started during the cell
-        is ready. The learner's cells it ran on starting ran before the check cell in the
-        notebook, so their time is not the cell's; everything the worker does after is."""
+        is ready, `starting` wall seconds after it was asked for. The learner's cells it ran on
+        starting ran before the check cell in the notebook, so their time is not the cell's, on
+        the CPU count or on the wall clock; everything the worker does after is."""
         self._read_worker()
+        self.started += starting
+        self.deadline += starting
 
     def _read_worker(self):
         reading = self.worker_cpu()
@@ -212,9 +215,11 @@ class Session:
     def ensure(self):
         if self.worker is None or self.worker.peer.dead is not None:
             self._stop()
+            asked = time.monotonic()
             self._start()
             if self.budget is not None:
-                self.budget.count_from_now()
+                self.budget.count_from_now(time.monotonic() - asked)
+                self.deadline = self.budget.deadline
         self.worker.peer.deadline = self.deadline
         self.worker.peer.more_time = self._more_time
         return self.worker

@@ -568,6 +568,22 @@ def test_a_worker_started_during_a_check_cell_spends_the_cells_time_from_when_it
             graded.close()
 
 
+def test_a_worker_started_again_during_a_test_does_not_spend_the_tests_wall_time():
+    """A test after one that ended the worker starts a new one, which runs the learner's cells
+    again; they ran before the check in the notebook, so the time they take is not the test's.
+    The CPU count always left it out; the wall clock, a test's own since a test waits at most
+    its own time, counted it, and a cell that waits 1.5 s stopped a 1 s test that does nothing."""
+    cells = [("cell-1", "import time\ntime.sleep(1.5)\n"), ("cell-2", "def quick():\n    return 'done'\n")]
+    graded = grading_session.Session(1, cells, timeout=5, test_seconds=1)
+    try:
+        graded.start_cell()
+        with graded.time_of_a_test(1):
+            quick = graded.resolve(grading_session.LazyName(graded, "quick"))
+            assert quick() == "done", "session.Session counted the worker's start against the test"
+    finally:
+        graded.close()
+
+
 @pytest.mark.parametrize("source", ["import harness\nsummarize = harness.summarize\n",
                                     "import harness\n\ndef summarize(model, messages):\n"
                                     "    return harness.summarize(model, messages)\n",
