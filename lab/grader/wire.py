@@ -834,6 +834,8 @@ class Peer:
             message["name"] = name
         if source is not None:
             message["source"], message["filename"] = source, filename
+        if self.grader and _loop_running():
+            message["l"] = 1   # the worker's code runs with the grader's loop as asyncio's (_enter_loop)
         if args or kwargs or throw is not None:
             encoder = _Encoder(self)
             message["a"] = encoder([list(args), dict(kwargs or {})])
@@ -944,7 +946,12 @@ class Peer:
                 if "x" in message and message.get("op") == "step" and not self.grader:
                     thrown = self._exception(message["x"], decoder)   # decoded after the args, as sent
                 decoder.take_snapshots()
-            value = self._perform(message, args, kwargs, thrown)
+            entered = self._enter_loop() if message.get("l") == 1 and not self.grader else None
+            try:
+                value = self._perform(message, args, kwargs, thrown)
+            finally:
+                if entered is not None:
+                    entered[0]._set_running_loop(entered[1])
             encoder = self._reply_encoder(decoder)
             reply = {"k": "r", "n": number, "v": encoder(value)}
         except Abort:
@@ -1075,9 +1082,11 @@ class Peer:
                 "here, and graded code has none")
 
     def _enter_loop(self):
-        """While a step runs the learner's coroutine: asyncio's running loop is the grader's (a
-        _GradersLoop), as the test's loop is the running one in the notebook, so that
-        get_running_loop, create_task, ensure_future, sleep, wait_for and timeout work. Returns
+        """While a step runs the learner's coroutine, or the grader asks anything of the
+        learner's code from inside its running loop (a test's coroutine calling a plain
+        function): asyncio's running loop is the grader's (a _GradersLoop), as the test's loop is
+        the running one in the notebook, so that get_running_loop, create_task, ensure_future,
+        sleep, wait_for and timeout work. Returns
         (asyncio.events, the loop it replaced) to put back, or None where asyncio was never
         imported (code that has not imported it cannot ask for a loop)."""
         asyncio = sys.modules.get("asyncio")
@@ -1110,6 +1119,12 @@ class Peer:
             raise NameError(sentence)
         # A property (Harness.messages) is sent as its getter: the grader makes it a property again.
         return found.fget if isinstance(found, property) else found
+
+
+def _loop_running():
+    """True in the grader while an event loop runs in this thread (a test's coroutine)."""
+    asyncio = sys.modules.get("asyncio")
+    return asyncio is not None and asyncio.events._get_running_loop() is not None
 
 
 class LoopDoor:

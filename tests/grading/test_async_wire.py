@@ -126,6 +126,10 @@ async def gathered(model):
     return await asyncio.gather(ask(2), ask(1), model.complete("sys", [{"role": "user", "content": "go"}], []))
 
 
+def loop_time():
+    return asyncio.get_running_loop().time()
+
+
 async def threaded():
     return await asyncio.to_thread(sorted, [3, 1, 2])
 
@@ -417,8 +421,8 @@ def test_the_handle_of_a_coroutine_is_a_coroutine_to_inspect_and_asyncio(worker)
 
 def test_a_bare_yield_is_a_turn_of_the_graders_loop_and_its_loop_is_the_learners(worker):
     """asyncio.sleep(0) in the learner's code lets the grader's other tasks run, as in the
-    notebook. The running loop of the learner's coroutine is the grader's, as the test's loop is
-    in the notebook: sleeps, tasks (create_task, ensure_future), current_task, timeout,
+    notebook. The running loop of the learner's coroutine (and of a plain function of theirs that
+    a test's coroutine calls) is the grader's, as the test's loop is in the notebook: sleeps, tasks (create_task, ensure_future), current_task, timeout,
     wait_for and gather do there what they do here, on the same virtual clock. Before, each raised "no
     running event loop" graded (a right _notify that awaited each listener through
     ensure_future or wait_for failed graded and passed in the notebook). A future of the worker's
@@ -453,6 +457,13 @@ def test_a_bare_yield_is_a_turn_of_the_graders_loop_and_its_loop_is_the_learners
     assert graded == local and graded[:2] == ["in time", "timed out"], graded
     graded, local = both("gathered", lab.say("gathered"))
     assert graded == local and graded[:2] == [2, 1], graded
+    async def plainly(function):   # a test's coroutine calling the learner's plain function
+        await asyncio.sleep(3)
+        return function()
+    assert virtual(plainly(worker.lookup("loop_time"))) == virtual(plainly(here["loop_time"]))
+    for function in (worker.lookup("loop_time"), here["loop_time"]):   # outside any loop: none
+        with pytest.raises(RuntimeError, match="no running event loop"):
+            function()
     refused = "the virtual loop runs nothing in threads"   # in the notebook, and now graded
     for function in (here["threaded"], worker.lookup("threaded")):
         with pytest.raises(RuntimeError, match=refused):
