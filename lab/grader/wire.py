@@ -41,8 +41,8 @@ worker is the grader's (_GradersLoop, through LoopDoor), as the test's loop is t
 the notebook: get_running_loop, create_task, ensure_future, sleep, current_task, timeout,
 wait_for and gather work there, on the grader's loop and its virtual clock. Limits: a future made
 in the worker itself (asyncio.Future()) cannot be awaited there, since the worker has no loop
-that could run it, and the handle of a coroutine function is no coroutine function to
-inspect.iscoroutinefunction.
+that could run it. The handle of a coroutine function is one to inspect.iscoroutinefunction and
+asyncio.iscoroutinefunction (by the mark inspect.markcoroutinefunction sets, Python 3.12 on).
 """
 
 import base64
@@ -52,6 +52,7 @@ import os
 import select
 import sys
 import time
+import types
 
 MAX_LINE = 32 << 20      # one message, in bytes
 # A read asks for no more than this: a larger buffer is mapped and unmapped by the allocator on
@@ -461,15 +462,30 @@ CO_COROUTINE = 0x80
 
 
 def _async_flags(value):
-    """Which async protocols the class of `value` has, as the letters of _ASYNC_PROTOCOLS: sent
-    with its handle, so that the other side's Remote of it has exactly those. The worker may
-    claim anything here; a false claim only makes the grader ask the worker for a step."""
+    """Which async protocols the class of `value` has, as the letters of _ASYNC_PROTOCOLS, and
+    "c" if it is a coroutine function (a bound method of one too): sent with its handle, so that
+    the other side's Remote of it has exactly those. The worker may claim anything here; a false
+    claim only makes the grader ask the worker for a step, or inspect call a handle what it is not."""
     try:
         cls = type(value)
-        return "".join(flag for flag, name, _ in _ASYNC_PROTOCOLS
-                       if getattr(cls, name, None) is not None)
+        flags = "".join(flag for flag, name, _ in _ASYNC_PROTOCOLS
+                        if getattr(cls, name, None) is not None)
     except Exception:
         return ""
+    function = value.__func__ if cls is types.MethodType else value
+    if type(function) is types.FunctionType and function.__code__.co_flags & CO_COROUTINE:
+        flags += "c"
+    return flags
+
+
+
+
+class _CoroutineFunction:
+    """Mixed into the Remote of a coroutine function: inspect.iscoroutinefunction, and asyncio's,
+    say of the handle what they say of the function, by the mark inspect.markcoroutinefunction
+    puts on one (set on the class when it is made, where this Python has that mark)."""
+
+    __slots__ = ()
 
 
 def _remote_class(flags):
@@ -477,12 +493,16 @@ def _remote_class(flags):
     mixin for each, so that inspect.isawaitable and hasattr(x, "__anext__") say of the handle
     what they say of the object. Each is named Remote too."""
     key = "".join(flag for flag, _, _ in _ASYNC_PROTOCOLS if flag in str(flags))
+    key += "c" if "c" in str(flags) else ""
     cls = _remote_classes.get(key)
     if cls is None:
         mixins = tuple(mixin for flag, _, mixin in _ASYNC_PROTOCOLS if flag in key)
-        cls = _remote_classes[key] = type("Remote", mixins + (Remote,),
-                                          {"__slots__": (), "__doc__": Remote.__doc__,
-                                           "__module__": Remote.__module__})
+        namespace = {"__slots__": (), "__doc__": Remote.__doc__, "__module__": Remote.__module__}
+        if "c" in key:
+            import inspect
+            mixins += (_CoroutineFunction,)
+            namespace["_is_coroutine_marker"] = getattr(inspect, "_is_coroutine_mark", None)
+        cls = _remote_classes[key] = type("Remote", mixins + (Remote,), namespace)
     return cls
 
 

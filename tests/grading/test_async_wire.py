@@ -157,6 +157,10 @@ def kinds(x):
     return [inspect.iscoroutine(x), inspect.isawaitable(x), type(x).__name__]
 
 
+def coroutine_function(f):
+    return [inspect.iscoroutinefunction(f), asyncio.iscoroutinefunction(f)]
+
+
 def numbers(n):
     for i in range(n):
         yield {"i": i}
@@ -402,8 +406,10 @@ def test_synchronous_generators_and_calls_cross_as_before(worker):
 def test_the_handle_of_a_coroutine_is_a_coroutine_to_inspect_and_asyncio(worker):
     """Code that asks inspect.iscoroutine before it awaits (a learner's run_tool, a lab test)
     treats a handle as it treats the coroutine it stands for, on either side; lab.meanwhile and
-    create_task take one. type() still says Remote, and a coroutine function's handle is no
-    coroutine function to inspect (the limit the wire's docstring states)."""
+    create_task take one. type() still says Remote. A coroutine function's handle (a method of
+    one too) is a coroutine function to inspect and asyncio, as the function is in the notebook:
+    a run_tool that asked inspect.iscoroutinefunction(tool["execute"]) called an async tool and
+    kept its coroutine as the content graded, where it awaited it in the notebook."""
     model = lab.AsyncScriptedModel([lab.say("hi")])
     coro = model.complete("sys", [{"role": "user", "content": "go"}], [])
     try:
@@ -416,7 +422,11 @@ def test_the_handle_of_a_coroutine_is_a_coroutine_to_inspect_and_asyncio(worker)
     assert inspect.iscoroutine(handle) and type(handle).__name__ == "Remote"
     assert virtual(handle) == "after a turn"
     assert inspect.isasyncgen(closable(lab.AsyncShell(), Record()))
-    assert not inspect.iscoroutinefunction(polite)
+    assert inspect.iscoroutinefunction(polite) and not inspect.iscoroutinefunction(worker.lookup("kinds"))
+    is_async = worker.lookup("coroutine_function")
+    assert is_async(model.complete) == [True, True] == notebook()["coroutine_function"](model.complete)
+    assert is_async(lab.AsyncShell().run) == [True, True]
+    assert is_async(lab.say) == [False, False] == notebook()["coroutine_function"](lab.say)
 
 
 def test_a_bare_yield_is_a_turn_of_the_graders_loop_and_its_loop_is_the_learners(worker):
@@ -552,3 +562,49 @@ def test_a_right_notify_that_awaits_through_the_loop_earns_its_points_graded(awa
                            [{"grade_id": "lab2-tests", "points": 1, "source": "import lab\nlab.check(15, lab=2)\n"}],
                            timeout=20)["cells"]["lab2-tests"]
     assert graded["passed"], graded["reason"]
+
+
+def test_a_run_tool_that_asks_iscoroutinefunction_is_graded_as_in_the_notebook():
+    """A run_tool that awaits a tool only when inspect.iscoroutinefunction says its execute is
+    one: in the notebook it passes lab 1's visible tests (every async tool there is an async def)
+    and fails the hidden test of a plain function that returns a future. Graded, the handle of an
+    async tool was no coroutine function, the coroutine became the content, and the visible cell
+    failed too ("cannot pickle 'coroutine' object"): 0 points where the notebook's check gave them."""
+    from lab import checks
+    from lab.course import manifest
+    from lab.grader import fixtures
+    source = (
+        "import inspect\n"
+        "async def run_tool(tools, call):\n"
+        "    tool = {t['name']: t for t in tools}.get(call['name'])\n"
+        "    if tool is None:\n"
+        "        return {'role': 'toolResult', 'tool_call_id': call['id'], 'tool_name': call['name'],\n"
+        "                'content': f\"Tool {call['name']} not found\", 'is_error': True}\n"
+        "    try:\n"
+        "        if inspect.iscoroutinefunction(tool['execute']):\n"
+        "            content = await tool['execute'](call['arguments'])\n"
+        "        else:\n"
+        "            content = tool['execute'](call['arguments'])\n"
+        "        is_error = False\n"
+        "    except Exception as exc:\n"
+        "        content, is_error = str(exc), True\n"
+        "    return {'role': 'toolResult', 'tool_call_id': call['id'], 'tool_name': call['name'],\n"
+        "            'content': content, 'is_error': is_error}\n")
+    scope = {}
+    exec(compile(source, "<cell>", "exec"), scope)
+    found = {n: manifest.reference(n, 15) for n in manifest.names(15)}
+    found["run_tool"] = scope["run_tool"]
+    ns = manifest.Namespace(found)
+    visible = all(r.passed for r in checks.run(15, 1, ns, hidden=False))
+    hidden = visible and all(r.passed for r in checks.run(15, 1, ns, hidden=True))
+    assert (visible, hidden) == (True, False)
+    master = fixtures.master_of(15)
+    gap = fixtures.solution_cells(15, master)["run_tool"]
+    cells = [(g, source if g == gap else s) for g, s in verdict.learner_cells(master)]
+    graded = verdict.grade(15, cells, [
+        {"grade_id": "lab1-tests", "points": 1, "source": "import lab\nlab.check(15, lab=1)\n"},
+        {"grade_id": "lab1-hidden", "points": 1,
+         "source": "import lab\nlab.require_pass(15, lab=1)\nlab.check(15, lab=1, hidden=True)\n"}],
+        timeout=20)["cells"]
+    assert (graded["lab1-tests"]["passed"], graded["lab1-hidden"]["passed"]) == (True, False), \
+        {g: v["reason"] for g, v in graded.items()}
