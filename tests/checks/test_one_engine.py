@@ -511,32 +511,22 @@ def test_each_test_has_its_own_time_in_the_grader_as_in_the_notebook(monkeypatch
     assert graded["score"] == 3, graded["lines"]
 
 
-def test_a_test_over_its_time_fails_in_the_grader_as_in_the_notebook(monkeypatch):
-    """The other way: a test that took longer than TEST_SECONDS failed in the notebook and passed
-    graded, the cell's 30 s covering it (3 of 3 graded, 0 of 3 in the notebook)."""
-    monkeypatch.setattr(engine, "TEST_SECONDS", 1.0)
-    source = _slow(1.5)
-    said = _unwrap(_slow_in_the_notebook(source, 1.0))
-    assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in said, said
-    assert "did not finish within 1 s, so the check stopped it: an endless loop?" in said, said
-    graded = verdict.grade(12, [("lab1-summarize", source)],
-                           [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}],
-                           timeout=30)["cells"]["lab1-tests"]
-    lines = _unwrap("\n".join(graded["lines"]))
-    assert graded["score"] == 0, graded["lines"]
-    assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in lines, lines
-    assert "your code did not finish within 1 s, so the check stopped it: an endless loop?" in lines, lines
-
-
-def test_a_test_that_sleeps_past_its_time_fails_in_the_grader_as_in_the_notebook(monkeypatch):
-    """A test's time is wall-clock time in the notebook, so code that waits without computing
-    (a sleep, a retry's back-off) fails there once it waits longer than that; graded, the wall
-    clock stopped a test only at WALL_FACTOR times its time, so the same code passed (3 of 3
-    graded, 0 of 3 in the notebook)."""
-    monkeypatch.setattr(engine, "TEST_SECONDS", 1.0)
+def _sleepy(seconds):
+    """The slow summarize, waiting `seconds` on every call instead of computing."""
     source = _slow(0).replace("while time.process_time() - started < 0:\n        pass",
-                              "time.sleep(1.5)")
-    assert "time.sleep(1.5)" in source
+                              f"time.sleep({seconds})")
+    assert f"time.sleep({seconds})" in source
+    return source
+
+
+@pytest.mark.parametrize("slow", [_slow, _sleepy], ids=["lesson12-computes", "lesson12-sleeps"])
+def test_a_test_over_its_time_fails_in_the_grader_as_in_the_notebook(monkeypatch, slow):
+    """The other way: a test that took longer than TEST_SECONDS failed in the notebook and passed
+    graded. Computing, the cell's 30 s covered it (3 of 3 graded, 0 of 3 in the notebook); waiting
+    without computing (a sleep, a retry's back-off), the wall clock stopped a test only at
+    WALL_FACTOR times its time, where the notebook's wall clock stops it at its time."""
+    monkeypatch.setattr(engine, "TEST_SECONDS", 1.0)
+    source = slow(1.5)
     said = _unwrap(_slow_in_the_notebook(source, 1.0))
     assert "Lab 1 of lesson 12, tests: 0 of 3 pass." in said, said
     assert "did not finish within 1 s, so the check stopped it: an endless loop?" in said, said
@@ -551,8 +541,7 @@ def test_a_test_that_sleeps_past_its_time_fails_in_the_grader_as_in_the_notebook
 
 def test_a_test_that_sleeps_within_its_time_passes_in_both():
     """The other side of the same line: waiting less than a test's time costs nothing graded."""
-    source = _slow(0).replace("while time.process_time() - started < 0:\n        pass",
-                              "time.sleep(0.2)")
+    source = _sleepy(0.2)
     graded = verdict.grade(12, [("lab1-summarize", source)],
                            [{"grade_id": "lab1-tests", "points": 3, "source": "lab.check(12, lab=1)"}],
                            timeout=30, test_seconds=1.5)["cells"]["lab1-tests"]
