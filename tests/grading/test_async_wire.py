@@ -431,12 +431,14 @@ def test_the_handle_of_a_coroutine_is_a_coroutine_to_inspect_and_asyncio(worker)
 
 def test_a_bare_yield_is_a_turn_of_the_graders_loop_and_its_loop_is_the_learners(worker):
     """asyncio.sleep(0) in the learner's code lets the grader's other tasks run, as in the
-    notebook. The running loop of the learner's coroutine (and of a plain function of theirs that
-    a test's coroutine calls) is the grader's, as the test's loop is in the notebook: sleeps, tasks (create_task, ensure_future), current_task, timeout,
-    wait_for and gather do there what they do here, on the same virtual clock. Before, each raised "no
-    running event loop" graded (a right _notify that awaited each listener through
-    ensure_future or wait_for failed graded and passed in the notebook). A future of the worker's
-    own (asyncio.Future() made in the worker) is refused in one sentence that says why."""
+    notebook. The running loop of the learner's coroutine (and of a plain function of theirs
+    that a test's coroutine calls) is the grader's, as the test's loop is in the notebook:
+    sleeps, tasks (create_task, ensure_future), current_task, timeout, wait_for and gather do
+    there what they do here, on the same virtual clock. Before, each raised "no running event
+    loop" graded (a right _notify that awaited each listener through ensure_future or wait_for
+    failed graded and passed in the notebook). A future of the worker's own (asyncio.Future()
+    made in the worker) is refused in one sentence that says why, and asyncio.to_thread in the
+    notebook's words."""
     def order(polite):
         async def main():
             seen = []
