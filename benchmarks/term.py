@@ -25,6 +25,7 @@ tests exchange with the sandboxed worker and what a worker's start and a message
 """
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -186,7 +187,6 @@ def anatomy(root, names, expected):
     lines = ["  a right notebook of each lesson, graded alone: messages with its worker (both ways), "
              "CPU seconds of the grader's side and of the worker's"]
     totals = [0, 0.0, 0.0]
-    import gc
     gc.freeze()   # as autograde does before it forks: a full collection (lesson 15's) skips what is here
     for lesson, name in sorted(names.items()):
         right = [st for (st, n), (kind, _) in expected.items() if n == name and kind == "correct"]

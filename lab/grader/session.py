@@ -10,6 +10,7 @@ import math
 import os
 import time
 
+from lab import checks
 from lab.checks import engine
 from lab.course import manifest, starters
 from lab.grader import sandbox, wire, worker_world
@@ -287,7 +288,6 @@ def _with_room(limits, lesson, cells, timeout, test_seconds):
     The limit is a backstop should the grader stop counting; below the budgets it would end a
     worker whose slow but honest code every test of the notebook passes (lesson 7's 21 tests of
     10 s each are more than 4 cells of 30 s)."""
-    from lab import checks
     try:
         tests = len(checks.tests_for(lesson))
     except ValueError:

@@ -294,7 +294,6 @@ def _posed_class(remote, type_name, pose):
     the handle); else its own class. type() still says Remote, and C code that checks the exact
     type never takes it for one; what it is asked for is asked of the other side."""
     if remote._type == type_name:
-        import types
         return getattr(types, pose)
     return type(remote)
 
@@ -429,7 +428,6 @@ class Remote:
     def __get__(self, obj, objtype=None):  # stored on a class, it binds like a function
         if obj is None:
             return self
-        import types
         return types.MethodType(self, obj)
 
     @property
@@ -727,7 +725,6 @@ class Peer:
     # handles
     def export(self, value):
         if self.grader:
-            import types
             if isinstance(value, (types.ModuleType, type, types.CodeType, types.FrameType)):
                 raise TypeError(f"a {type(value).__name__} cannot be handed to the learner's code")
         handle = self.handles.get(id(value))
@@ -1488,7 +1485,6 @@ class _AsyncioWithoutProcesses:
     `import socket` or `import subprocess` still meets the hook. Made before the hook is added."""
 
     def __init__(self):
-        import types
         import socket
         stand_in = types.ModuleType("subprocess", "no processes while your code is graded")
         stand_in.PIPE, stand_in.STDOUT, stand_in.DEVNULL = -1, -2, -3
@@ -1589,7 +1585,6 @@ def _course_lab(peer, setup):
     exception classes (made here, so that `except lab.PowerCut` works and a test's PowerCut
     arrives as one), and the names of lab the grader serves (LAB_NAMES in lab.grader.sandbox),
     each a call into the grader. Any other name of lab says it is not available here."""
-    import types
     module = types.ModuleType("lab", "the course's lab package, as the grader serves it")
     for name, base_name in setup.get("course_exceptions", []):
         base = _builtin_exception(str(base_name)) or Exception
@@ -1638,7 +1633,6 @@ def worker_main(rfd, wfd):
     peer = Peer(rfd, wfd, grader=False)
     setup = peer.receive()
     import signal
-    import types
     for number in (signal.SIGXFSZ, signal.SIGPIPE):
         signal.signal(number, signal.SIG_IGN)
     workdir = setup.get("workdir") or os.getcwd()

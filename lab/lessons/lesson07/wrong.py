@@ -451,9 +451,9 @@ def run_agent_bare_turn_end(model, system, messages, tools, prompt, *, max_turns
 
 
 WRONG = {1: {
-    "run_agent": [run_agent_bare_turn_end, run_agent_announces_first, run_agent_silent_stop, run_agent_failure_leaves_open,
-                  run_agent_tool_end_first, run_agent_turn_per_prompt, run_agent_prints_progress,
-                  run_agent_all_at_once, run_agent_hands_over_everything,
+    "run_agent": [run_agent_bare_turn_end, run_agent_announces_first, run_agent_silent_stop,
+                  run_agent_failure_leaves_open, run_agent_tool_end_first, run_agent_turn_per_prompt,
+                  run_agent_prints_progress, run_agent_all_at_once, run_agent_hands_over_everything,
                   run_agent_progress_on_stderr, run_agent_numbers_results],
     "FinalTextRenderer.__init__": [init_prints_a_banner, init_assumes_success],
     "FinalTextRenderer.render": [render_prints_as_it_goes, render_keeps_the_first,
